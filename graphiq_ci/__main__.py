@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from graphiq_ci.cli import main
+
+main()

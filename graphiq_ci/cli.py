@@ -1,0 +1,52 @@
+"""The `graphiq-ci` command line: option parsing only, one module per subcommand.
+
+Each subcommand lives in `graphiq_ci/commands/<name>.py` and exposes `register(app)`.
+Errors users can cause are `GraphiqError` → one line on stderr, exit 2; `--debug` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+import typer
+
+from graphiq_ci.errors import GraphiqError
+
+app = typer.Typer(
+    name="graphiq-ci",
+    help="Turn a repository plus a task or PR description into the code that matters.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+T = TypeVar("T")
+
+
+def _register_commands() -> None:
+    from graphiq_ci.commands import COMMANDS
+
+    for register in COMMANDS:
+        register(app)
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run a command body, turning `GraphiqError` into a one-line message and exit code 2."""
+    try:
+        return fn()
+    except GraphiqError as exc:
+        if os.environ.get("GRAPHIQ_DEBUG"):
+            raise
+        typer.echo(f"graphiq-ci: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def main() -> None:
+    if "--debug" in sys.argv:
+        sys.argv.remove("--debug")
+        os.environ["GRAPHIQ_DEBUG"] = "1"
+    _register_commands()
+    app()

@@ -1,0 +1,15 @@
+"""Subcommands, one module each; `COMMANDS` is the registration list the CLI walks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import typer
+
+from graphiq_ci.commands import index as index
+from graphiq_ci.commands import stats as stats
+
+COMMANDS: list[Callable[[typer.Typer], None]] = [
+    index.register,
+    stats.register,
+]

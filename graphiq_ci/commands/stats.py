@@ -1,0 +1,49 @@
+"""`graphiq-ci stats`: what the index holds, by language, kind and edge kind; how fresh it is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from graphiq_ci.cli import guarded
+from graphiq_ci.index.run import current_head, find_root
+from graphiq_ci.store import open_store
+from graphiq_ci.store.stats import index_stats
+
+
+def _stats(repo: Path) -> dict[str, Any]:
+    root = find_root(repo)
+    store = open_store(root)
+    try:
+        return index_stats(store, current_head(root))
+    finally:
+        store.close()
+
+
+def _text(stats: dict[str, Any]) -> str:
+    lines = [f"files {stats['files']}  symbols {stats['symbols']}  edges {stats['edges']}  "
+             f"unresolved references {stats['unresolved_references']}"]
+    for key in ("files_by_language", "symbols_by_kind", "edges_by_kind", "skipped"):
+        parts = ", ".join(f"{k} {v}" for k, v in stats[key].items()) or "none"
+        lines.append(f"{key.replace('_', ' ')}: {parts}")
+    fresh = stats["freshness"]
+    age = fresh["indexed_seconds_ago"]
+    lines.append(
+        f"freshness: generation {fresh['generation']}, "
+        f"indexed {'never' if age is None else f'{age:.0f}s ago'}"
+        + (", HEAD moved since (run `graphiq-ci index`)" if fresh["head_moved"] else ""))
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def stats(
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    ) -> None:
+        """Show files, symbols and edges by language, kind and edge kind, and freshness."""
+        data = guarded(lambda: _stats(repo))
+        typer.echo(json.dumps(data, indent=2) if as_json else _text(data))

@@ -1,0 +1,56 @@
+"""Deep edges (GraphIQ): symbols linked because they share a type, error, field, constant or name.
+
+Computed from the `deep_tokens` inverted index. A token shared by more than `MAX_SHARERS`
+symbols says nothing specific (every function touching `self.name`), so it makes no edges;
+this keeps the cost linear in the repository rather than quadratic.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
+from graphiq_ci.store import Store
+
+MAX_SHARERS = 8
+#: a comment naming a symbol links to it only when the name picks out at most this many
+MAX_COMMENT_TARGETS = 2
+
+
+def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int:
+    """Recompute the deep edges of the given (kind, token) pairs (None: all). Returns edges made."""
+    conn = store.conn
+    if tokens is None:
+        conn.execute("DELETE FROM edges WHERE meta != ''")
+        tokens = set(conn.execute("SELECT DISTINCT kind, token FROM deep_tokens"))
+    else:
+        conn.executemany("DELETE FROM edges WHERE kind = ? AND meta = ?", sorted(tokens))
+    if not tokens:
+        return 0
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
+    conn.execute("DELETE FROM wanted")
+    conn.executemany("INSERT INTO wanted VALUES (?, ?)", sorted(tokens))
+    sharers: dict[tuple[str, str], list[int]] = {}
+    for kind, token, sid in conn.execute(
+        "SELECT d.kind, d.token, d.symbol_id FROM deep_tokens d "
+        "JOIN wanted w ON w.kind = d.kind AND w.token = d.token"
+    ):
+        sharers.setdefault((kind, token), []).append(sid)
+    rows: list[tuple[int, int, str, float, str]] = []
+    comment = EdgeKind.COMMENT_REF.value
+    for (kind, token), ids in sharers.items():
+        ids = sorted(set(ids))
+        if kind == comment:
+            targets = [r[0] for r in conn.execute(
+                "SELECT id FROM symbols WHERE name = ? AND kind != 'file' LIMIT ?",
+                (token, MAX_COMMENT_TARGETS + 1))]
+            if 0 < len(targets) <= MAX_COMMENT_TARGETS:
+                w = EDGE_WEIGHTS[EdgeKind.COMMENT_REF]
+                rows += [(s, t, kind, w, token) for s in ids for t in targets if s != t]
+        elif 2 <= len(ids) <= MAX_SHARERS:
+            w = EDGE_WEIGHTS[EdgeKind(kind)]
+            rows += [(a, b, kind, w, token) for a, b in combinations(ids, 2)]
+    conn.executemany(
+        "INSERT INTO edges(src_id, dst_id, kind, weight, meta) VALUES (?, ?, ?, ?, ?)", rows
+    )
+    return len(rows)

@@ -1,0 +1,102 @@
+"""Parse one file into a `FileRecord`: everything the store writes for it, computed in a worker.
+
+Runs in a process pool, so it takes and returns plain picklable data and touches no database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphiq_ci.index.roles import role_hints
+from graphiq_ci.lang import detect_language, plugin_for
+from graphiq_ci.lang.extract import extract
+from graphiq_ci.model import EdgeKind, Kind, ParsedFile, Symbol
+from graphiq_ci.paths import is_minified, is_vendored_path
+from graphiq_ci.text import split_identifier, tokens
+
+DEFAULT_MAX_FILE_SIZE = 1 << 20
+MAX_BODY_TOKENS = 60_000
+
+
+@dataclass
+class FileRecord:
+    path: str
+    language: str
+    mtime_ns: int
+    size: int
+    content_hash: str
+    skip_reason: str = ""
+    parsed: ParsedFile | None = None
+    body: str = ""  # whole-file tokens for files_fts
+    #: per symbol (same order as parsed.symbols): (decomposed, hints, source tokens)
+    fts: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _file_symbol(path: str, data: bytes) -> Symbol:
+    name = path.rsplit("/", 1)[-1]
+    lines = data.count(b"\n") + 1
+    return Symbol(name=name, qualified=path, kind=Kind.FILE, line=1, end_line=lines)
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8", "replace")
+
+
+def parse_file(root: str, path: str, mtime_ns: int, size: int,
+               max_size: int = DEFAULT_MAX_FILE_SIZE) -> FileRecord:
+    """Read, classify and (when it is source) extract one file. Never raises for bad content."""
+    rec = FileRecord(path, "", mtime_ns, size, "")
+    if size > max_size:
+        rec.skip_reason = f"larger than {max_size} bytes"
+        return rec
+    try:
+        data = (Path(root) / path).read_bytes()
+    except OSError as exc:
+        rec.skip_reason = f"unreadable: {exc.strerror}"
+        return rec
+    rec.content_hash = content_hash(data)
+    rec.language = detect_language(path, data[:256]) or "text"
+    if b"\0" in data[:8192]:
+        rec.skip_reason = "binary"
+    elif is_vendored_path(path):
+        rec.skip_reason = "vendored"
+    elif is_minified(path, data):
+        rec.skip_reason = "minified"
+    if rec.skip_reason:
+        return rec
+    return _extract_into(rec, data)
+
+
+def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
+    spec = plugin_for(rec.language)
+    path = rec.path
+    if spec.grammar:
+        try:
+            parsed = extract(spec, path, data)
+        except RecursionError:
+            parsed = ParsedFile(path, rec.language, error="too deeply nested to parse")
+    else:
+        parsed = ParsedFile(path, rec.language)
+    parsed.symbols.insert(0, _file_symbol(path, data))
+    rec.parsed = parsed
+    text = _decode(data)
+    rec.body = " ".join(tokens(path.replace("/", " ")) + tokens(text)[:MAX_BODY_TOKENS])
+    callees: dict[str, list[str]] = {}
+    for ref in parsed.references:
+        if ref.kind is EdgeKind.CALLS:
+            callees.setdefault(ref.scope, []).append(ref.name)
+    for sym in parsed.symbols:
+        scope = sym.qualified if sym.kind is not Kind.FILE else ""
+        decomposed = " ".join(split_identifier(sym.name) + split_identifier(sym.parent or ""))
+        hints = role_hints(sym, path, callees.get(scope, []))
+        body = "" if sym.kind is Kind.FILE else " ".join(tokens(sym.source))
+        rec.fts.append((decomposed, hints, body))
+    return rec

@@ -1,0 +1,240 @@
+"""Turn stored references into edges: a name becomes an edge only when it names one definition.
+
+Order of evidence for a name used in file F: a definition in F, then one in a file F imports,
+then the only definition of that name in the repository. Anything else stays an unresolved
+reference (refs.dst_id NULL) rather than a guess at a wrong target.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from graphiq_ci.lang import plugin_for
+from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
+from graphiq_ci.paths import is_test_path
+from graphiq_ci.store import Store
+
+#: Edge kinds derived from references, regenerated per source symbol.
+REF_EDGES = (
+    EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.IMPORTS, EdgeKind.EXTENDS,
+    EdgeKind.IMPLEMENTS, EdgeKind.TESTS,
+)
+_TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
+
+
+@dataclass
+class _Def:
+    id: int
+    file_id: int
+    qualified: str
+
+
+@dataclass
+class NameTable:
+    """What resolution needs from the whole index, loaded in a few queries."""
+
+    by_name: dict[str, list[_Def]] = field(default_factory=lambda: defaultdict(list))
+    path_of: dict[int, str] = field(default_factory=dict)
+    language_of: dict[int, str] = field(default_factory=dict)
+    file_symbol: dict[int, int] = field(default_factory=dict)
+    file_of_symbol: dict[int, int] = field(default_factory=dict)
+    file_by_path: dict[str, int] = field(default_factory=dict)
+    _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store) -> NameTable:
+        t = cls()
+        for fid, path, lang in store.conn.execute(
+            "SELECT id, path, language FROM files WHERE skip_reason = ''"
+        ):
+            t.path_of[fid] = path
+            t.language_of[fid] = lang
+            t.file_by_path[path] = fid
+        for sid, fid, name, qualified, kind in store.conn.execute(
+            "SELECT id, file_id, name, qualified, kind FROM symbols"
+        ):
+            t.file_of_symbol[sid] = fid
+            if kind == "file":
+                t.file_symbol[fid] = sid
+            else:
+                t.by_name[name].append(_Def(sid, fid, qualified))
+        return t
+
+    def import_target(self, spec: str, file_id: int) -> int | None:
+        """The file an import names, by the importing language's path convention."""
+        from_path = self.path_of[file_id]
+        key = (spec, posixpath.dirname(from_path), self.language_of[file_id])
+        if key not in self._import_cache:
+            self._import_cache[key] = self._import_target(spec, file_id, from_path)
+        return self._import_cache[key]
+
+    def _import_target(self, spec: str, file_id: int, from_path: str) -> int | None:
+        for cand in plugin_for(self.language_of[file_id]).import_candidates(spec, from_path):
+            if not cand.startswith("*/"):
+                if cand in self.file_by_path:
+                    return self.file_by_path[cand]
+                continue
+            suffix = cand[1:]  # "/a/b.rs" or "/a/b/" (a directory)
+            in_dir = suffix.endswith("/")
+            hits = sorted(
+                (p for p in self.file_by_path
+                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)),
+                key=len,
+            )
+            if hits:
+                return self.file_by_path[hits[0]]
+        return None
+
+
+@dataclass
+class _FileImports:
+    bound: dict[str, int] = field(default_factory=dict)  # name → file it was imported from
+    files: set[int] = field(default_factory=set)
+
+
+def _pick(defs: list[_Def], scope: str) -> _Def | None:
+    """One definition: the only one, or the one sharing the longest scope prefix with the use."""
+    if len(defs) == 1:
+        return defs[0]
+    if not defs or not scope:
+        return None
+    scored = sorted(defs, key=lambda d: -len(posixpath.commonprefix([d.qualified, scope])))
+    best = len(posixpath.commonprefix([scored[0].qualified, scope]))
+    second = len(posixpath.commonprefix([scored[1].qualified, scope]))
+    return scored[0] if best > second else None
+
+
+def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
+                  scope: str) -> int | None:
+    defs = t.by_name.get(name, [])
+    if not defs:
+        return None
+    local = [d for d in defs if d.file_id == file_id]
+    if local:
+        hit = _pick(local, scope)
+        return hit.id if hit else None
+    origin = imports.bound.get(name)
+    if origin is not None:
+        there = [d for d in defs if d.file_id == origin]
+        if len(there) == 1:
+            return there[0].id
+        return t.file_symbol.get(origin) if not there else None
+    imported = [d for d in defs if d.file_id in imports.files]
+    if len(imported) == 1:
+        return imported[0].id
+    return defs[0].id if len(defs) == 1 else None
+
+
+def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
+    """Re-resolve the references of `file_ids` (None: all) and of every use of `names`.
+
+    Returns how many references were resolved. Edges of each affected source symbol are
+    regenerated from all of its references, so the result equals a full resolution.
+    """
+    t = NameTable.load(store)
+    conn = store.conn
+    if file_ids is None:
+        srcs = None
+    else:
+        srcs = {r[0] for r in conn.execute(
+            f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE file_id IN "
+            f"({','.join(map(str, file_ids)) or 'NULL'})"
+        )}
+        for chunk in _chunks(sorted(names), 500):
+            srcs |= {r[0] for r in conn.execute(
+                f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE name IN "
+                f"({','.join('?' * len(chunk))})", chunk)}
+    rows = conn.execute(
+        "SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias FROM refs"
+    ).fetchall()
+    if srcs is not None:
+        rows = [r for r in rows if r[2] in srcs]
+    involved_files = {r[1] for r in rows}
+    imports = _load_imports(store, t, involved_files)
+    resolved: list[tuple[int | None, int]] = []
+    edges: dict[tuple[int, int, str], float] = {}
+    qualified_of = {d.id: d.qualified for ds in t.by_name.values() for d in ds}
+    for rowid, file_id, src, name, kind, _alias in rows:
+        src_id = src if src > 0 else t.file_symbol.get(file_id)
+        if src_id is None or file_id not in t.path_of:
+            continue
+        edge = EdgeKind(kind)
+        if edge is EdgeKind.IMPORTS:
+            target_file = t.import_target(name, file_id)
+            dst = t.file_symbol.get(target_file) if target_file is not None else None
+        else:
+            scope = qualified_of.get(src_id, "")
+            dst = _resolve_name(t, imports[file_id], file_id, name, scope)
+        resolved.append((dst, rowid))
+        if dst is None or dst == src_id:
+            continue
+        edges[(src_id, dst, edge.value)] = EDGE_WEIGHTS[edge]
+        if edge in (EdgeKind.CALLS, EdgeKind.REFERENCES) and _is_test_to_subject(t, src_id, dst):
+            edges[(src_id, dst, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
+    _naming_convention_tests(t, rows, edges)
+
+    kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
+    if srcs is None:
+        conn.execute(f"DELETE FROM edges WHERE kind IN ({kinds})")
+    else:
+        for chunk in _chunks(sorted(srcs), 500):
+            ids = [t.file_symbol.get(-s, 0) if s < 0 else s for s in chunk]
+            conn.execute(
+                f"DELETE FROM edges WHERE kind IN ({kinds}) AND src_id IN "
+                f"({','.join('?' * len(ids))})", ids)
+    conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", resolved)
+    conn.executemany(
+        "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
+        [(s, d, k, w) for (s, d, k), w in edges.items()],
+    )
+    return sum(1 for dst, _ in resolved if dst is not None)
+
+
+def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
+    src_path = t.path_of.get(t.file_of_symbol.get(src, -1), "")
+    dst_path = t.path_of.get(t.file_of_symbol.get(dst, -1), "")
+    return is_test_path(src_path) and not is_test_path(dst_path)
+
+
+def _naming_convention_tests(t: NameTable, rows: list[tuple[int, int, int, str, str, str]],
+                             edges: dict[tuple[int, int, str], float]) -> None:
+    """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
+    test_srcs = {src for _, fid, src, *_ in rows
+                 if src > 0 and is_test_path(t.path_of.get(fid, ""))}
+    names = {d.id: d for ds in t.by_name.values() for d in ds if d.id in test_srcs}
+    for sid, d in names.items():
+        m = _TEST_NAME.match(d.qualified.rsplit(".", 1)[-1])
+        if not m:
+            continue
+        subject = m.group(1)
+        cands = [c for c in t.by_name.get(subject, []) + t.by_name.get(subject.lstrip("_"), [])
+                 if not is_test_path(t.path_of.get(c.file_id, ""))]
+        if len(cands) == 1:
+            edges[(sid, cands[0].id, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
+
+
+def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _FileImports]:
+    out: dict[int, _FileImports] = defaultdict(_FileImports)
+    for chunk in _chunks(sorted(file_ids), 500):
+        for file_id, name, alias in store.conn.execute(
+            f"SELECT file_id, name, alias FROM refs WHERE kind = 'imports' AND file_id IN "
+            f"({','.join('?' * len(chunk))})", chunk,
+        ):
+            if file_id not in t.path_of:
+                continue
+            target = t.import_target(name, file_id)
+            if target is None:
+                continue
+            imp = out[file_id]
+            imp.files.add(target)
+            for bound in filter(None, alias.split(",")):
+                imp.bound[bound.rsplit(".", 1)[-1]] = target
+    return out
+
+
+def _chunks(items: list[int] | list[str], n: int) -> list[list]:  # type: ignore[type-arg]
+    return [items[i : i + n] for i in range(0, len(items), n)]
+

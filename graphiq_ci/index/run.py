@@ -1,0 +1,287 @@
+"""The incremental index run: find what changed, parse it in parallel, write it in batches.
+
+A file whose (mtime_ns, size) is unchanged is not read; one whose content hash is unchanged is
+not re-parsed. Each batch of files is one transaction, so an interrupted run keeps every batch it
+committed; a `pending` flag in `meta` makes the next run finish the resolution it missed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphiq_ci.errors import GraphiqError
+from graphiq_ci.index.deep import rebuild_deep_edges
+from graphiq_ci.index.parse import DEFAULT_MAX_FILE_SIZE, FileRecord, parse_file
+from graphiq_ci.index.resolve import resolve
+from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
+from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
+from graphiq_ci.store import Store, open_store
+from graphiq_ci.text import tokens
+
+BATCH_FILES = 200
+#: below this many files to parse, a process pool costs more than it saves
+POOL_THRESHOLD = 24
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class IndexReport:
+    """What a run did; tests and `stats` read these counters."""
+
+    files_seen: int = 0
+    parsed: list[str] = field(default_factory=list)
+    unchanged_content: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    parse_errors: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.parsed or self.deleted)
+
+
+def find_root(path: Path) -> Path:
+    """The git work tree containing `path`, else `path` itself (a plain directory)."""
+    if not path.is_dir():
+        raise GraphiqError(f"not a directory: {path}")
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+            capture_output=True, text=True, check=True, env=clean_git_env(),
+        ).stdout.strip()
+        return Path(out) if out else path.resolve()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return path.resolve()
+
+
+def current_head(root: Path) -> str:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
+            capture_output=True, text=True, env=clean_git_env(),
+        ).stdout.strip()
+    except FileNotFoundError:
+        return ""
+
+
+def _parse_all(root: Path, stats: list[FileStat], max_size: int,
+               progress: Progress | None) -> Iterator[FileRecord]:
+    args = [(str(root), s.path, s.mtime_ns, s.size, max_size) for s in stats]
+    workers = max(1, min(os.cpu_count() or 1, 8))
+    if len(args) < POOL_THRESHOLD or workers == 1:
+        for i, a in enumerate(args):
+            yield parse_file(*a)
+            if progress:
+                progress(i + 1, len(args))
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunk = max(1, min(32, len(args) // (workers * 4)))
+        for i, rec in enumerate(pool.map(_parse_star, args, chunksize=chunk)):
+            yield rec
+            if progress:
+                progress(i + 1, len(args))
+
+
+def _parse_star(a: tuple[str, str, int, int, int]) -> FileRecord:
+    return parse_file(*a)
+
+
+class _Writer:
+    """Applies file records to the store and remembers what resolution must revisit."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.names: set[str] = set()
+        self.tokens: set[tuple[str, str]] = set()
+        self.file_ids: set[int] = set()
+        self.files_added_or_removed = False
+
+    def _forget(self, file_id: int) -> None:
+        conn = self.store.conn
+        old = conn.execute("SELECT id, name FROM symbols WHERE file_id = ?", (file_id,)).fetchall()
+        ids = [r[0] for r in old]
+        self.names.update(r[1] for r in old)
+        self.tokens.update(
+            (k, t) for k, t in conn.execute(
+                "SELECT kind, token FROM deep_tokens WHERE symbol_id IN "
+                "(SELECT id FROM symbols WHERE file_id = ?)", (file_id,)))
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk : chunk + 500]
+            marks = ",".join("?" * len(part))
+            conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
+            conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
+            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks}) OR dst_id IN ({marks})",
+                         part + part)
+            conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
+        conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
+
+    def delete(self, path: str) -> None:
+        row = self.store.conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+        if row:
+            self._forget(row[0])
+            self.store.conn.execute("DELETE FROM files WHERE id = ?", (row[0],))
+            self.files_added_or_removed = True
+
+    def touch(self, rec: FileRecord) -> None:
+        """Content unchanged: only the stat moved."""
+        self.store.conn.execute(
+            "UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?",
+            (rec.mtime_ns, rec.size, rec.path))
+
+    def write(self, rec: FileRecord, existed: bool) -> None:
+        conn = self.store.conn
+        if existed:
+            row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
+            self._forget(row[0])
+        else:
+            self.files_added_or_removed = True
+        parse_error = rec.parsed.error if rec.parsed else ""
+        file_id = conn.execute(
+            "INSERT INTO files(path, language, mtime_ns, size, content_hash, skip_reason, "
+            "parse_error, recency) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET language = excluded.language, "
+            "mtime_ns = excluded.mtime_ns, size = excluded.size, "
+            "content_hash = excluded.content_hash, skip_reason = excluded.skip_reason, "
+            "parse_error = excluded.parse_error, recency = excluded.recency RETURNING id",
+            (rec.path, rec.language, rec.mtime_ns, rec.size, rec.content_hash, rec.skip_reason,
+             parse_error, rec.mtime_ns / 1e9),
+        ).fetchone()[0]
+        self.file_ids.add(file_id)
+        if rec.parsed is None:
+            return
+        conn.execute("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
+                     (file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
+        self._write_symbols(rec, file_id)
+
+    def _write_symbols(self, rec: FileRecord, file_id: int) -> None:
+        conn = self.store.conn
+        assert rec.parsed is not None
+        next_id = (conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0) + 1
+        id_of: dict[str, int] = {}
+        sym_rows, fts_rows, contains = [], [], []
+        path_words = " ".join(tokens(rec.path.replace("/", " ")))
+        file_sym_id = next_id
+        for sym, (decomposed, hints, body) in zip(rec.parsed.symbols, rec.fts, strict=True):
+            sid = next_id
+            next_id += 1
+            key = "" if sym.kind is Kind.FILE else sym.qualified
+            id_of.setdefault(key, sid)
+            parent_id = id_of.get(sym.parent) if sym.parent else None
+            if sym.kind is not Kind.FILE:
+                contains.append((parent_id or file_sym_id, sid))
+            self.names.add(sym.name)
+            sym_rows.append((sid, file_id, sym.name, sym.qualified, sym.kind.value, sym.line,
+                             sym.end_line, sym.signature, sym.doc, sym.source, sym.visibility,
+                             parent_id, hints))
+            fts_rows.append((sid, sym.name, decomposed, sym.qualified, hints, sym.signature,
+                             path_words, sym.doc, body))
+        conn.executemany(
+            "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
+            "doc, source, visibility, parent_id, hints) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
+        conn.executemany(
+            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
+            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", fts_rows)
+        w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
+        conn.executemany(
+            "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
+            [(p, c, w) for p, c in contains])
+        conn.executemany(
+            "INSERT INTO refs(file_id, src_id, name, kind, line, alias) VALUES (?, ?, ?, ?, ?, ?)",
+            [(file_id, id_of.get(r.scope) if r.scope else None, r.name, r.kind.value, r.line,
+              ",".join(r.alias)) for r in rec.parsed.references])
+        deep = [(id_of[t.scope], t.kind.value, t.token) for t in rec.parsed.deep_tokens
+                if t.scope in id_of]
+        conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
+        self.tokens.update((k, tok) for _, k, tok in deep)
+
+
+def run_index(repo: Path, *, full: bool = False, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+              progress: Progress | None = None) -> IndexReport:
+    """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`."""
+    t0 = time.perf_counter()
+    root = find_root(repo)
+    store = open_store(root)
+    try:
+        report = _run(store, root, full, max_file_size, progress)
+    finally:
+        store.close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _run(store: Store, root: Path, full: bool, max_size: int,
+         progress: Progress | None) -> IndexReport:
+    report = IndexReport(notes=list(store.notes))
+    conn = store.conn
+    if full:
+        with store.transaction():
+            for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
+                          "files_fts"):
+                conn.execute(f"DELETE FROM {table}")
+    on_disk = list_files(root)
+    report.files_seen = len(on_disk)
+    known = {p: (m, s, h) for p, m, s, h in
+             conn.execute("SELECT path, mtime_ns, size, content_hash FROM files")}
+    todo = [f for f in on_disk if known.get(f.path, (None, None))[:2] != (f.mtime_ns, f.size)]
+    present = {f.path for f in on_disk}
+    gone = sorted(set(known) - present)
+    pending = store.get_meta("pending") == "1"
+
+    writer = _Writer(store)
+    batch: list[FileRecord] = []
+
+    def flush() -> None:
+        with store.transaction():
+            store.set_meta("pending", "1")
+            for rec in batch:
+                old = known.get(rec.path)
+                if old is not None and old[2] == rec.content_hash and rec.content_hash:
+                    writer.touch(rec)
+                    report.unchanged_content.append(rec.path)
+                    continue
+                writer.write(rec, existed=old is not None)
+                report.parsed.append(rec.path)
+                if rec.skip_reason:
+                    report.skipped[rec.path] = rec.skip_reason
+                elif rec.parsed is not None and rec.parsed.error:
+                    report.parse_errors[rec.path] = rec.parsed.error
+        batch.clear()
+
+    for rec in _parse_all(root, todo, max_size, progress):
+        batch.append(rec)
+        if len(batch) >= BATCH_FILES:
+            flush()
+    if batch:
+        flush()
+    if gone:
+        with store.transaction():
+            store.set_meta("pending", "1")
+            for path in gone:
+                writer.delete(path)
+        report.deleted = gone
+
+    if report.changed or pending or full:
+        everything = full or pending or writer.files_added_or_removed
+        with store.transaction():
+            resolve(store, None if everything else writer.file_ids, writer.names)
+            tokens_ = None if (full or pending) else writer.tokens | {
+                ("comment_ref", n) for n in writer.names}
+            rebuild_deep_edges(store, tokens_)
+            store.set_meta("generation", str(store.generation + 1))
+            store.set_meta("pending", "0")
+    with store.transaction():
+        store.set_meta("indexed_head", current_head(root))
+        store.set_meta("indexed_at", str(time.time()))
+    return report

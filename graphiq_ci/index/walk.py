@@ -1,0 +1,85 @@
+"""Which files a repo has: git's view (tracked + untracked, not ignored), else a gitignore walk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from graphiq_ci.store import INDEX_DIR
+
+_ALWAYS_SKIP_DIRS = frozenset({".git", INDEX_DIR, ".hg", ".svn", "node_modules", "__pycache__"})
+
+
+@dataclass(frozen=True)
+class FileStat:
+    path: str  # repo-relative, forward slashes
+    mtime_ns: int
+    size: int
+
+
+def clean_git_env() -> dict[str, str]:
+    """Git variables leak in from hooks (GIT_INDEX_FILE, GIT_DIR…) and would point git elsewhere."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+
+
+def _git_files(root: Path) -> list[str] | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--deduplicate"],
+            capture_output=True, check=True, env=clean_git_env(),
+        ).stdout
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return None
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _walked_files(root: Path) -> list[str]:
+    """A non-git directory: honour every .gitignore on the way down, never follow links out."""
+    found: list[str] = []
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        ignore = Path(dirpath) / ".gitignore"
+        if ignore.is_file():
+            lines = ignore.read_text(errors="replace").splitlines()
+            specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+        def ignored(rel: str, is_dir: bool) -> bool:
+            probe = rel + "/" if is_dir else rel
+            return any(probe.startswith(base) and s.match_file(probe[len(base):])
+                       for base, s in specs)
+
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in _ALWAYS_SKIP_DIRS and not ignored(rel_dir + d, True)
+        )
+        found += [rel_dir + f for f in sorted(filenames) if not ignored(rel_dir + f, False)]
+    return found
+
+
+def list_files(root: Path) -> list[FileStat]:
+    """Regular files inside `root` (symlinks only when they resolve inside it), with their stat."""
+    names = _git_files(root)
+    if names is None:
+        names = _walked_files(root)
+    real_root = root.resolve()
+    out: list[FileStat] = []
+    for rel in names:
+        if rel.split("/", 1)[0] in _ALWAYS_SKIP_DIRS:
+            continue
+        full = root / rel
+        try:
+            if full.is_symlink() and not full.resolve().is_relative_to(real_root):
+                continue
+            st = full.stat()
+        except (OSError, RuntimeError):  # vanished, unreadable, or a symlink loop
+            continue
+        if full.is_file():
+            out.append(FileStat(rel, st.st_mtime_ns, st.st_size))
+    return out

@@ -1,0 +1,10 @@
+"""Language plugins behind one seam: a registry maps a file to a plugin that emits `ParsedFile`.
+
+Nothing outside this package branches on a language name.
+"""
+
+from __future__ import annotations
+
+from graphiq_ci.lang.registry import detect_language, plugin_for
+
+__all__ = ["detect_language", "plugin_for"]

@@ -1,0 +1,236 @@
+"""One extractor for every language: run the language's `.scm` query, map captures to the model.
+
+Capture names in `lang/queries/*.scm` are the whole contract between a language and the rest:
+
+    @definition.<kind>  a definition node (<kind> is a `Kind` value), with @name inside it
+                        and optionally @doc (a docstring node)
+    @reference.call     a call; @name is the callee name
+    @reference.type     a type used by name; @name
+    @reference.extends / @reference.implements   a supertype; @name
+    @reference.import   an import; @name is the module as written, @alias each bound name
+    @deep.field         a field or property accessed (data shape)
+    @deep.literal       a number or string literal (shared constants)
+    @comment            a comment (names mentioned in it become comment references)
+
+Queries run in C; Python only walks the captures once, so a 10k-line file costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+import tree_sitter as ts
+from tree_sitter_language_pack import get_language, get_parser
+
+from graphiq_ci.lang.spec import LanguageSpec
+from graphiq_ci.model import TYPE_KINDS, DeepToken, EdgeKind, Kind, ParsedFile, Reference, Symbol
+
+MAX_SOURCE_CHARS = 6000
+MAX_SIGNATURE_CHARS = 240
+_ERROR_NAME = re.compile(r"(Error|Exception|Err|Fault|Failure)$")
+_CODE_NAME = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+_[a-z_0-9]+|[A-Za-z_]\w*\(\))")
+_PRIMITIVES = frozenset(
+    "int str float bool bytes None any string number boolean void object unknown never "
+    "null undefined u8 u16 u32 u64 i8 i16 i32 i64 usize isize f32 f64 char long short double "
+    "byte Self self this list dict set tuple List Dict Set Tuple Optional Any Union".split()
+)
+_REFERENCE_KINDS = {
+    "call": EdgeKind.CALLS,
+    "type": EdgeKind.REFERENCES,
+    "extends": EdgeKind.EXTENDS,
+    "implements": EdgeKind.IMPLEMENTS,
+    "import": EdgeKind.IMPORTS,
+}
+_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
+
+
+@cache
+def _parser(grammar: str) -> ts.Parser:
+    return get_parser(grammar)  # type: ignore[arg-type]
+
+
+@cache
+def _query(grammar: str, query_file: str) -> ts.Query:
+    text = resources.files("graphiq_ci.lang").joinpath("queries").joinpath(query_file).read_text()
+    return ts.Query(get_language(grammar), text)  # type: ignore[arg-type,no-any-return]
+
+
+@dataclass
+class _Def:
+    start: int
+    end: int
+    node: ts.Node
+    name: str
+    kind: Kind
+    doc_node: ts.Node | None
+    parent: _Def | None = None
+    qualified: str = ""
+    children: list[_Def] = field(default_factory=list)
+
+
+def _text(node: ts.Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _clean_comment(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        line = re.sub(r"^(///?|#+|/\*\*?|\*/|\*|--|\"\"\"|''')\s?", "", line)
+        line = re.sub(r"(\*/|\"\"\"|''')$", "", line).strip()
+        if line:
+            lines.append(line)
+    return " ".join(lines)[:1000]
+
+
+def _leading_comment(node: ts.Node) -> str:
+    """Comments directly above a definition (or above its export/decorator wrapper)."""
+    while node.parent is not None and node.parent.type in _WRAPPERS:
+        node = node.parent
+    parts: list[str] = []
+    row = node.start_point[0]
+    sib = node.prev_sibling
+    while sib is not None and "comment" in sib.type and sib.end_point[0] >= row - 1:
+        parts.append(_text(sib))
+        row = sib.start_point[0]
+        sib = sib.prev_sibling
+    return _clean_comment("\n".join(reversed(parts)))
+
+
+def _signature(node: ts.Node, data: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
+    raw = data[node.start_byte : end] if end else data[node.start_byte : node.end_byte]
+    text = raw.decode("utf-8", "replace")
+    if end is None:
+        text = text.split("\n", 1)[0]
+    return " ".join(text.split()).rstrip("{:= ")[:MAX_SIGNATURE_CHARS]
+
+
+def _visibility(name: str, signature: str) -> str:
+    head = signature.split("(", 1)[0]
+    if name.startswith(("_", "#")) or re.search(r"\b(private|protected|internal)\b", head):
+        return "private" if not name.endswith("__") else "public"
+    if re.search(r"\b(pub|public|export)\b", head):
+        return "public"
+    return ""
+
+
+def _nest(defs: list[_Def]) -> None:
+    """Give each definition its innermost enclosing definition and a qualified name."""
+    stack: list[_Def] = []
+    for d in defs:
+        while stack and stack[-1].end <= d.start:
+            stack.pop()
+        if stack and d.end <= stack[-1].end:
+            d.parent = stack[-1]
+            stack[-1].children.append(d)
+        if d.kind is Kind.FUNCTION and d.parent is not None and d.parent.kind in TYPE_KINDS:
+            d.kind = Kind.METHOD
+        d.qualified = f"{d.parent.qualified}.{d.name}" if d.parent else d.name
+        stack.append(d)
+
+
+class _Scopes:
+    """Innermost definition enclosing a byte offset, by bisection over sorted starts."""
+
+    def __init__(self, defs: list[_Def]) -> None:
+        self.defs = defs
+        self.starts = [d.start for d in defs]
+
+    def at(self, offset: int) -> str:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        d = self.defs[i] if i >= 0 else None
+        while d is not None and not (d.start <= offset < d.end):
+            d = d.parent
+        return d.qualified if d else ""
+
+
+def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
+    """Symbols, references and deep tokens of one file (tree-sitter recovers from syntax errors)."""
+    assert spec.grammar and spec.query
+    tree = _parser(spec.grammar).parse(data)
+    matches = ts.QueryCursor(_query(spec.grammar, spec.query)).matches(tree.root_node)
+    out = ParsedFile(path=path, language=spec.name)
+
+    defs: dict[tuple[int, int], _Def] = {}
+    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...]]] = []
+    deep: list[tuple[int, EdgeKind, str]] = []
+    for _, caps in matches:
+        for key, nodes in caps.items():
+            node = nodes[0]
+            if key.startswith("definition."):
+                names = caps.get("name")
+                doc = caps.get("doc")
+                known = defs.get((node.start_byte, node.end_byte))
+                if known is not None and doc and known.doc_node is None:
+                    known.doc_node = doc[0]  # the same definition, matched by its docstring pattern
+                if not names or known is not None:
+                    continue
+                defs[(node.start_byte, node.end_byte)] = _Def(
+                    node.start_byte, node.end_byte, node, _text(names[0]),
+                    Kind(key.split(".", 1)[1]), doc[0] if doc else None,
+                )
+            elif key.startswith("reference."):
+                names = caps.get("name")
+                edge = _REFERENCE_KINDS.get(key.split(".", 1)[1])
+                if not names or edge is None:
+                    continue
+                alias = tuple(_text(a) for a in caps.get("alias", []))
+                name = _text(names[0]).strip("'\"`")
+                uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias))
+                if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
+                    deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
+                elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
+                    deep.append((node.start_byte, EdgeKind.SHARES_TYPE, name))
+            elif key == "deep.field":
+                deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, _text(node)))
+            elif key == "deep.literal":
+                literal = _literal_token(_text(node))
+                if literal:
+                    deep.append((node.start_byte, EdgeKind.SHARES_CONSTANT, literal))
+            elif key == "comment":
+                for mention in set(_CODE_NAME.findall(_text(node))):
+                    deep.append((node.start_byte, EdgeKind.COMMENT_REF, mention.rstrip("()")))
+
+    ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
+    _nest(ordered)
+    for d in ordered:
+        signature = _signature(d.node, data)
+        doc_text = _clean_comment(_text(d.doc_node)) if d.doc_node else _leading_comment(d.node)
+        out.symbols.append(
+            Symbol(
+                name=d.name, qualified=d.qualified, kind=d.kind,
+                line=d.node.start_point[0] + 1, end_line=d.node.end_point[0] + 1,
+                signature=signature, doc=doc_text, source=_text(d.node)[:MAX_SOURCE_CHARS],
+                visibility=_visibility(d.name, signature),
+                parent=d.parent.qualified if d.parent else None,
+            )
+        )
+    scopes = _Scopes(ordered)
+    for offset, line, edge, name, alias in uses:
+        out.references.append(Reference(scopes.at(offset), name, edge, line, alias))
+    seen: set[tuple[str, EdgeKind, str]] = set()
+    for offset, edge, token in deep:
+        found = (scopes.at(offset), edge, token)
+        if found[0] and found not in seen:
+            seen.add(found)
+            out.deep_tokens.append(DeepToken(*found))
+    if tree.root_node.has_error:
+        out.error = "syntax errors (symbols before and after them are still indexed)"
+    return out
+
+
+def _literal_token(text: str) -> str:
+    """Literals worth linking: numbers other than 0/1/2 and short non-trivial strings."""
+    text = text.strip()
+    if re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+(\.\d+)?)([a-zA-Z]*)", text):
+        return "" if text in {"0", "1", "2", "-1", "0.0", "1.0"} else text
+    inner = text.strip("'\"`")
+    if 4 <= len(inner) <= 60 and not inner.isspace() and "\n" not in inner:
+        return inner
+    return ""

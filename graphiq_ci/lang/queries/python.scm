@@ -1,0 +1,47 @@
+; Python: definitions, calls, imports, inheritance, and the tokens the deep graph links on.
+
+(class_definition name: (identifier) @name) @definition.class
+(class_definition
+  name: (identifier) @name
+  body: (block . (string) @doc)) @definition.class
+
+(function_definition name: (identifier) @name) @definition.function
+(function_definition
+  name: (identifier) @name
+  body: (block . (string) @doc)) @definition.function
+
+(module (assignment left: (identifier) @name) @definition.variable)
+(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
+
+(class_definition
+  body: (block (assignment left: (identifier) @name) @definition.field))
+
+(class_definition
+  superclasses: (argument_list (identifier) @name) @reference.extends)
+(class_definition
+  superclasses: (argument_list (attribute attribute: (identifier) @name)) @reference.extends)
+
+(call function: (identifier) @name) @reference.call
+(call function: (attribute attribute: (identifier) @name)) @reference.call
+
+(type (identifier) @name) @reference.type
+(type (generic_type (identifier) @name)) @reference.type
+(type (subscript value: (identifier) @name)) @reference.type
+(raise_statement (identifier) @name) @reference.type
+(except_clause (identifier) @name) @reference.type
+(except_clause (tuple (identifier) @name)) @reference.type
+
+(import_statement name: (dotted_name) @name) @reference.import
+(import_statement name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
+(import_from_statement
+  module_name: (_) @name
+  name: (dotted_name)? @alias) @reference.import
+(import_from_statement
+  module_name: (_) @name
+  name: (aliased_import name: (dotted_name) @alias)) @reference.import
+
+(attribute object: (_) attribute: (identifier) @deep.field)
+(integer) @deep.literal
+(float) @deep.literal
+(string (string_content) @deep.literal)
+(comment) @comment

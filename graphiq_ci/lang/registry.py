@@ -1,0 +1,98 @@
+"""The language registry: extension (then shebang, then file name) → `LanguageSpec`."""
+
+from __future__ import annotations
+
+import posixpath
+from functools import cache
+
+from graphiq_ci.lang import imports
+from graphiq_ci.lang.spec import LanguageSpec
+
+
+def _ecmascript(name: str, exts: tuple[str, ...], grammar: str, query: str) -> LanguageSpec:
+    return LanguageSpec(name, exts, grammar, query, ("node",) if name == "javascript" else (),
+                        import_candidates=imports.javascript, constructor_names=("constructor",))
+
+
+LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec("python", (".py", ".pyi"), "python", "python.scm", ("python",),
+                 import_candidates=imports.python, constructor_names=("__init__",)),
+    _ecmascript("javascript", (".js", ".mjs", ".cjs"), "javascript", "javascript.scm"),
+    _ecmascript("jsx", (".jsx",), "javascript", "javascript.scm"),
+    _ecmascript("typescript", (".ts", ".mts", ".cts"), "typescript", "typescript.scm"),
+    _ecmascript("tsx", (".tsx",), "tsx", "typescript.scm"),
+    LanguageSpec("go", (".go",), "go", "go.scm", import_candidates=imports.go),
+    LanguageSpec("rust", (".rs",), "rust", "rust.scm", import_candidates=imports.rust,
+                 constructor_names=("new",)),
+    LanguageSpec("java", (".java",), "java", "java.scm",
+                 import_candidates=imports.dotted_class(".java")),
+    LanguageSpec("c", (".c", ".h"), "c", "c.scm", import_candidates=imports.c_include),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), "cpp", "cpp.scm",
+                 import_candidates=imports.c_include),
+    LanguageSpec("csharp", (".cs",), "csharp", "csharp.scm"),
+    LanguageSpec("ruby", (".rb", ".rake"), "ruby", "ruby.scm", ("ruby",),
+                 filenames=("Rakefile", "Gemfile"), import_candidates=imports.ruby,
+                 constructor_names=("initialize",)),
+    LanguageSpec("php", (".php",), "php", "php.scm", ("php",),
+                 import_candidates=imports.dotted_class(".php"),
+                 constructor_names=("__construct",)),
+    LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", "kotlin.scm",
+                 import_candidates=imports.dotted_class(".kt")),
+)
+
+#: Text files tracked at file level (findable by path and content, no symbols).
+TEXT_LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec("markdown", (".md", ".markdown", ".rst", ".txt")),
+    LanguageSpec("yaml", (".yml", ".yaml")),
+    LanguageSpec("toml", (".toml",)),
+    LanguageSpec("json", (".json",)),
+    LanguageSpec("shell", (".sh", ".bash", ".zsh"), shebangs=("sh", "bash", "zsh")),
+    LanguageSpec("html", (".html", ".htm", ".vue", ".svelte")),
+    LanguageSpec("css", (".css", ".scss", ".less")),
+    LanguageSpec("sql", (".sql",)),
+    LanguageSpec("swift", (".swift",)),
+    LanguageSpec("scala", (".scala",)),
+    LanguageSpec("lua", (".lua",)),
+    LanguageSpec("dart", (".dart",)),
+    LanguageSpec("elixir", (".ex", ".exs")),
+    LanguageSpec("haskell", (".hs",)),
+    LanguageSpec("protobuf", (".proto",)),
+    LanguageSpec("graphql", (".graphql", ".gql")),
+    LanguageSpec("xml", (".xml",)),
+    LanguageSpec("make", (".mk",), filenames=("Makefile", "makefile", "GNUmakefile")),
+    LanguageSpec("dockerfile", (), filenames=("Dockerfile",)),
+    LanguageSpec("cmake", (".cmake",), filenames=("CMakeLists.txt",)),
+    LanguageSpec("ini", (".ini", ".cfg", ".conf")),
+    LanguageSpec("text", ()),  # any other text file: findable by its path and words
+)
+
+_ALL = LANGUAGES + TEXT_LANGUAGES
+_BY_NAME = {spec.name: spec for spec in _ALL}
+_BY_EXT = {ext: spec for spec in _ALL for ext in spec.extensions}
+_BY_FILENAME = {name: spec for spec in _ALL for name in spec.filenames}
+_BY_SHEBANG = {prog: spec for spec in _ALL for prog in spec.shebangs}
+
+
+def detect_language(path: str, head: bytes = b"") -> str | None:
+    """Language of a file by extension, then file name, then shebang; None if unknown."""
+    base = posixpath.basename(path)
+    if base in _BY_FILENAME:
+        return _BY_FILENAME[base].name
+    ext = posixpath.splitext(base)[1].lower()
+    if base.endswith(".d.ts"):
+        ext = ".ts"
+    if ext in _BY_EXT:
+        return _BY_EXT[ext].name
+    if head.startswith(b"#!"):
+        line = head.split(b"\n", 1)[0].decode("utf-8", "replace")
+        words = line[2:].replace("/usr/bin/env", " ").split()
+        if words:
+            prog = posixpath.basename(words[0]).rstrip("0123456789.")
+            if prog in _BY_SHEBANG:
+                return _BY_SHEBANG[prog].name
+    return None
+
+
+@cache
+def plugin_for(language: str) -> LanguageSpec:
+    return _BY_NAME[language]

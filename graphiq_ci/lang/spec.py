@@ -1,0 +1,32 @@
+"""What a language plugin declares: data, plus an import-path convention."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+ImportCandidates = Callable[[str, str], list[str]]
+
+
+def no_candidates(spec: str, from_path: str) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """A language: how to recognise its files, which grammar and query extract its symbols.
+
+    `grammar` is a tree-sitter-language-pack name; None means file-level tracking only.
+    `import_candidates(spec, from_path)` lists repo-relative paths an import may point at,
+    best first; the indexer keeps the first that exists.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    grammar: str | None = None
+    query: str | None = None  # file name under lang/queries/
+    shebangs: tuple[str, ...] = ()
+    filenames: tuple[str, ...] = ()
+    import_candidates: ImportCandidates = no_candidates
+    # names a language gives constructors (so `Foo.new` style scoped queries can find them)
+    constructor_names: tuple[str, ...] = ()

@@ -1,0 +1,143 @@
+"""The common symbol model every stage speaks: symbols, references, edges.
+
+Language plugins emit `ParsedFile`s; the indexer resolves their references into
+`Edge`s; search and context only ever see these types, never a language name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Kind(str, Enum):
+    """What a symbol is. Plugins may only use these values (rq's shared Kind vocabulary)."""
+
+    FILE = "file"
+    MODULE = "module"
+    NAMESPACE = "namespace"
+    CLASS = "class"
+    INTERFACE = "interface"
+    STRUCT = "struct"
+    ENUM = "enum"
+    TRAIT = "trait"
+    TYPE = "type"
+    FUNCTION = "function"
+    METHOD = "method"
+    CONSTRUCTOR = "constructor"
+    FIELD = "field"
+    CONSTANT = "constant"
+    VARIABLE = "variable"
+    IMPORT = "import"
+
+
+#: Kinds that define behaviour or types; the scorer boosts these, the context builder expands them.
+CALLABLE_KINDS = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
+TYPE_KINDS = frozenset(
+    {Kind.CLASS, Kind.INTERFACE, Kind.STRUCT, Kind.ENUM, Kind.TRAIT, Kind.TYPE}
+)
+
+
+class EdgeKind(str, Enum):
+    # structural: from syntax
+    CALLS = "calls"
+    REFERENCES = "references"
+    IMPORTS = "imports"
+    CONTAINS = "contains"
+    EXTENDS = "extends"
+    IMPLEMENTS = "implements"
+    TESTS = "tests"
+    # deep: from shared tokens (GraphIQ's deep graph)
+    SHARES_TYPE = "shares_type"
+    SHARES_ERROR_TYPE = "shares_error_type"
+    SHARES_DATA_SHAPE = "shares_data_shape"
+    SHARES_CONSTANT = "shares_constant"
+    COMMENT_REF = "comment_ref"
+
+
+EDGE_WEIGHTS: dict[EdgeKind, float] = {
+    EdgeKind.CALLS: 1.0,
+    EdgeKind.REFERENCES: 0.8,
+    EdgeKind.IMPORTS: 0.6,
+    EdgeKind.CONTAINS: 0.7,
+    EdgeKind.EXTENDS: 0.9,
+    EdgeKind.IMPLEMENTS: 0.9,
+    EdgeKind.TESTS: 0.3,
+    EdgeKind.SHARES_TYPE: 0.5,
+    EdgeKind.SHARES_ERROR_TYPE: 0.5,
+    EdgeKind.SHARES_DATA_SHAPE: 0.4,
+    EdgeKind.SHARES_CONSTANT: 0.4,
+    EdgeKind.COMMENT_REF: 0.5,
+}
+
+STRUCTURAL_EDGES = frozenset(
+    {
+        EdgeKind.CALLS,
+        EdgeKind.REFERENCES,
+        EdgeKind.IMPORTS,
+        EdgeKind.CONTAINS,
+        EdgeKind.EXTENDS,
+        EdgeKind.IMPLEMENTS,
+        EdgeKind.TESTS,
+    }
+)
+DEEP_EDGES = frozenset(EdgeKind) - STRUCTURAL_EDGES
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One definition. `parent` is the enclosing symbol's qualified name (lexical nesting only)."""
+
+    name: str
+    qualified: str
+    kind: Kind
+    line: int
+    end_line: int
+    signature: str = ""
+    doc: str = ""
+    source: str = ""
+    visibility: str = ""  # "public" | "private" | "" (unknown: no signal)
+    parent: str | None = None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A use of a name inside `scope` (qualified name of the enclosing symbol, "" = file level).
+
+    For imports `name` is the imported module or path as written and `alias` the names bound.
+    """
+
+    scope: str
+    name: str
+    kind: EdgeKind
+    line: int
+    alias: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeepToken:
+    """A token a symbol exposes to the deep graph (a type in its signature, a field it reads…)."""
+
+    scope: str
+    kind: EdgeKind  # one of DEEP_EDGES
+    token: str
+
+
+@dataclass
+class ParsedFile:
+    """Everything a plugin extracts from one file."""
+
+    path: str
+    language: str
+    symbols: list[Symbol] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    deep_tokens: list[DeepToken] = field(default_factory=list)
+    error: str = ""  # non-fatal: e.g. "syntax errors at lines 3, 9"
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: int
+    dst: int
+    kind: EdgeKind
+    weight: float

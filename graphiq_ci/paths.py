@@ -1,0 +1,31 @@
+"""Path conventions shared by index and search (test files, vendored code, minified files)."""
+
+from __future__ import annotations
+
+import re
+
+_TEST = re.compile(
+    r"(^|/)(tests?|__tests__|specs?|testing|__mocks__|fixtures?)/"
+    r"|(^|/)test_[^/]*$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$"
+    r"|(^|/)[^/]*Tests?\.(java|cs|kt|php)$|(^|/)conftest\.py$"
+)
+_VENDORED = re.compile(
+    r"(^|/)(node_modules|vendor|third_party|bower_components|\.venv|venv|site-packages|dist|build)/"
+)
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST.search(path))
+
+
+def is_vendored_path(path: str) -> bool:
+    return bool(_VENDORED.search(path))
+
+
+def is_minified(path: str, data: bytes) -> bool:
+    """`.min.js`-style names, or long lines with almost no line breaks."""
+    if re.search(r"\.min\.[a-z]+$", path):
+        return True
+    if len(data) < 2000:
+        return False
+    return data.count(b"\n") < len(data) / 1000

@@ -1,0 +1,7 @@
+"""SQLite storage: one file per repository at `.graphiq/graphiq.db` (WAL, busy timeout)."""
+
+from __future__ import annotations
+
+from graphiq_ci.store.connection import DB_NAME, INDEX_DIR, Store, index_dir, open_store
+
+__all__ = ["DB_NAME", "INDEX_DIR", "Store", "index_dir", "open_store"]

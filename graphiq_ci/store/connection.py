@@ -1,0 +1,137 @@
+"""Opening the index: WAL, busy timeout, schema check, and rebuild of a damaged or foreign file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from graphiq_ci.errors import GraphiqError
+from graphiq_ci.store.schema import DDL, SCHEMA_VERSION
+
+INDEX_DIR = ".graphiq"
+DB_NAME = "graphiq.db"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def index_dir(repo_root: Path) -> Path:
+    """`.graphiq/` at the repo root, created with a `.gitignore` that ignores itself."""
+    d = repo_root / INDEX_DIR
+    try:
+        d.mkdir(exist_ok=True)
+        ignore = d / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n")
+    except OSError as exc:
+        raise GraphiqError(f"cannot create {d}: {exc.strerror}") from None
+    return d
+
+
+class Store:
+    """A connection to one repository's index plus the few meta helpers every stage needs."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, notes: list[str]) -> None:
+        self.conn = conn
+        self.path = path
+        self.notes = notes  # one-line messages for the user (e.g. "index rebuilt: ...")
+
+    def get_meta(self, key: str, default: str = "") -> str:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    @property
+    def generation(self) -> int:
+        return int(self.get_meta("generation", "0") or 0)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it lands or none of it does."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.rollback()
+            raise
+        self.conn.commit()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _health(conn: sqlite3.Connection) -> str:
+    """'' when the file is a usable index of this schema, else why not."""
+    try:
+        row = conn.execute("PRAGMA quick_check").fetchone()
+        if not row or row[0] != "ok":
+            return "integrity check failed"
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return ""  # a new, empty file
+        if "meta" not in tables:
+            return "not a graphiq-ci index"
+        got = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if not got or got[0] != str(SCHEMA_VERSION):
+            return f"schema version {got[0] if got else '?'} is not {SCHEMA_VERSION}"
+    except sqlite3.DatabaseError as exc:
+        return f"unreadable ({exc})"
+    return ""
+
+
+def _open_problem(path: Path) -> str:
+    """Why the file at `path` can't be used as it is ('' when it can)."""
+    try:
+        conn = _connect(path)
+    except sqlite3.DatabaseError as exc:
+        return f"unreadable ({exc})"
+    try:
+        return _health(conn)
+    finally:
+        conn.close()
+
+
+def _set_aside(path: Path) -> Path:
+    aside = path.with_name(f"{path.name}.broken-{int(time.time())}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(aside) + suffix))
+    return aside
+
+
+def open_store(repo_root: Path) -> Store:
+    """Open (creating or rebuilding when needed) the index of `repo_root`."""
+    path = index_dir(repo_root) / DB_NAME
+    notes: list[str] = []
+    try:
+        problem = _open_problem(path)
+        if problem:
+            aside = _set_aside(path)
+            notes.append(f"index rebuilt: {problem}; the old file is kept as {aside.name}")
+        conn = _connect(path)
+        conn.executescript(DDL)
+        conn.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+            (str(SCHEMA_VERSION),),
+        )
+    except sqlite3.OperationalError as exc:
+        raise GraphiqError(f"cannot open the index {path}: {exc}") from None
+    return Store(conn, path, notes)

@@ -1,0 +1,102 @@
+"""The schema, versioned in `meta`. A different version is rebuilt, never half-migrated."""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+#: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
+FTS_COLUMNS: tuple[tuple[str, float], ...] = (
+    ("name", 10.0),
+    ("decomposed", 8.0),
+    ("qualified", 6.0),
+    ("hints", 5.0),
+    ("sig", 4.0),
+    ("file_path", 3.5),
+    ("doc", 3.0),
+    ("source", 1.0),
+)
+
+DDL = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    skip_reason TEXT NOT NULL DEFAULT '',   -- '' = parsed; else why it was not parsed
+    parse_error TEXT NOT NULL DEFAULT '',
+    recency REAL NOT NULL DEFAULT 0,        -- max(mtime, last commit time), unix seconds
+    body TEXT NOT NULL DEFAULT ''           -- tokens of the whole file, for file-level BM25
+);
+
+CREATE TABLE IF NOT EXISTS symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    qualified TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL DEFAULT '',
+    doc TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    visibility TEXT NOT NULL DEFAULT '',
+    parent_id INTEGER,
+    hints TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_name_lower ON symbols(lower(name));
+
+-- references as the plugin saw them; re-resolved into edges when their targets change
+CREATE TABLE IF NOT EXISTS refs (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    src_id INTEGER,               -- enclosing symbol (NULL: the file symbol)
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    alias TEXT NOT NULL DEFAULT '',
+    dst_id INTEGER                -- resolved target, NULL when it is not one known definition
+);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+
+CREATE TABLE IF NOT EXISTS deep_tokens (
+    symbol_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    token TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deep_tokens_token ON deep_tokens(kind, token);
+CREATE INDEX IF NOT EXISTS deep_tokens_symbol ON deep_tokens(symbol_id);
+
+CREATE TABLE IF NOT EXISTS edges (
+    src_id INTEGER NOT NULL,
+    dst_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    weight REAL NOT NULL,
+    meta TEXT NOT NULL DEFAULT ''  -- deep edges: the shared token
+);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id);
+CREATE INDEX IF NOT EXISTS edges_meta ON edges(kind, meta);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
+    {", ".join(name for name, _ in FTS_COLUMNS)},
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+-- whole files as documents: lexical evidence at file granularity is a strong signal
+CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
+    path, body, tokenize = 'unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE IF NOT EXISTS cochange (
+    a TEXT NOT NULL, b TEXT NOT NULL, support INTEGER NOT NULL, confidence REAL NOT NULL,
+    PRIMARY KEY (a, b)
+);
+"""
+
+BM25_WEIGHTS = ", ".join(str(w) for _, w in FTS_COLUMNS)

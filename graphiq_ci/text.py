@@ -1,0 +1,59 @@
+"""Identifier splitting, stemming and stopwords: the one vocabulary index and search share."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_STEMMER = snowballstemmer.stemmer("english")
+
+#: English glue words plus words every PR text uses and no code name carries meaning by.
+STOPWORDS = frozenset(
+    """
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can cannot could did do does doing done down during each few for from
+further had has have having he her here hers him his how i if in into is it its itself just me
+more most my no nor not now of off on once only or other our out over own same she should so some
+such than that the their them then there these they this those through to too under until up upon
+very was we were what when where which while who whom why will with would you your yours via etc
+eg ie e g i e let lets instead using used use uses make makes made new add adds added adding fix
+fixes fixed fixing change changes changed update updates updated allow allows allowed support
+supports supported remove removes removed ensure ensures like still may might must need needs
+needed want wants way work works one two get gets set sets pr issue issues close closes closed
+resolve resolves resolved see also should thanks please e.g i.e https http www com github org
+""".split()
+)
+
+
+def split_identifier(ident: str) -> list[str]:
+    """`RateLimiter` / `rate_limiter` / `rateLimiter` → ['rate', 'limiter']."""
+    parts: list[str] = []
+    for chunk in re.split(r"[_$\-.]+", ident):
+        if chunk:
+            parts.extend(p.lower() for p in _CAMEL.findall(chunk))
+    return parts
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased parts of every identifier in `text`, plus each multi-part identifier whole."""
+    out: list[str] = []
+    for ident in _IDENT.findall(text):
+        parts = split_identifier(ident)
+        out.extend(parts)
+        if len(parts) > 1:
+            out.append(ident.lower().strip("_$"))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    return str(_STEMMER.stemWord(word.lower()))
+
+
+def terms(text: str) -> list[str]:
+    """Meaningful query terms: identifier parts minus stopwords and 1-letter noise, in order."""
+    return [t for t in tokens(text) if len(t) > 1 and t not in STOPWORDS and not t.isdigit()]

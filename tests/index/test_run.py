@@ -1,0 +1,135 @@
+"""The incremental indexer on real git repositories: exactly what changed is re-parsed."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from graphiq_ci.index import run_index
+from tests.conftest import PROJECT_ROOT, git
+
+APP = '''
+from shop.models import Cart
+
+
+def checkout(cart: Cart) -> float:
+    """Charge the cart and return the total."""
+    total = cart.total()
+    return total
+'''
+MODELS = '''
+class Cart:
+    def total(self) -> float:
+        return sum(self.items)
+
+
+class Item:
+    price = 42
+'''
+
+
+def _db(repo: Path) -> sqlite3.Connection:
+    return sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+
+
+def _symbols(repo: Path) -> set[tuple[str, str, str]]:
+    return set(_db(repo).execute(
+        "SELECT f.path, s.qualified, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"))
+
+
+def _edges(repo: Path) -> set[tuple[str, str, str]]:
+    return set(_db(repo).execute(
+        "SELECT a.qualified, b.qualified, e.kind FROM edges e "
+        "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id"))
+
+
+def test_first_run_indexes_symbols_and_resolves_edges(make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    report = run_index(repo)
+    assert sorted(report.parsed) == ["shop/__init__.py", "shop/app.py", "shop/models.py"]
+    syms = _symbols(repo)
+    assert ("shop/models.py", "Cart.total", "method") in syms
+    assert ("shop/app.py", "checkout", "function") in syms
+    edges = _edges(repo)
+    assert ("checkout", "Cart.total", "calls") in edges
+    assert ("checkout", "Cart", "references") in edges
+    assert ("shop/app.py", "shop/models.py", "imports") in edges
+    assert ("Cart", "Cart.total", "contains") in edges
+    assert (repo / ".graphiq" / ".gitignore").read_text() == "*\n"
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_only_changed_files_are_reparsed(make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"a.py": "def a():\n    return b()\n", "b.py": "def b():\n    return 1\n",
+                      "c.py": "def c():\n    pass\n"})
+    run_index(repo)
+    assert run_index(repo).parsed == []
+
+    (repo / "b.py").write_text("def b():\n    return 2\n\ndef b2():\n    pass\n")
+    os.utime(repo / "c.py")  # touched, same content: stat moves, nothing re-parsed
+    report = run_index(repo)
+    assert report.parsed == ["b.py"]
+    assert report.unchanged_content == ["c.py"]
+    assert ("a", "b", "calls") in _edges(repo)  # the edge into the changed file was re-resolved
+
+    (repo / "c.py").unlink()
+    git(repo, "mv", "b.py", "renamed.py")
+    report = run_index(repo)
+    assert report.parsed == ["renamed.py"]
+    assert sorted(report.deleted) == ["b.py", "c.py"]
+    paths = {p for p, _, _ in _symbols(repo)}
+    assert paths == {"a.py", "renamed.py"}
+    assert ("a", "b", "calls") in _edges(repo)
+
+
+def test_incremental_equals_full(make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    run_index(repo)
+    (repo / "shop/models.py").write_text(MODELS.replace("class Item", "class Product"))
+    (repo / "shop/extra.py").write_text("from shop.models import Product\n\n"
+                                        "def price(p: Product) -> int:\n    return p.price\n")
+    run_index(repo)
+    incremental = (_symbols(repo), _edges(repo))
+    run_index(repo, full=True)
+    assert incremental == (_symbols(repo), _edges(repo))
+
+
+def test_bad_files_are_skipped_or_partially_indexed(make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({
+        "good.py": "def fine():\n    return 1\n",
+        "broken.py": "def ok_before():\n    pass\n\ndef (:\n\ndef ok_after():\n    pass\n",
+        "notes.txt": "plain words about checkout\n",
+    })
+    (repo / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
+    (repo / "latin1.py").write_bytes("def caf\xe9():\n    pass\n# \xe9t\xe9\n".encode("latin-1"))
+    (repo / "huge.py").write_text("x = 1\n" * 300_000)
+    report = run_index(repo)
+    assert report.skipped == {"blob.bin": "binary", "huge.py": "larger than 1048576 bytes"}
+    assert "broken.py" in report.parse_errors
+    names = {q for _, q, _ in _symbols(repo)}
+    assert {"fine", "ok_before", "ok_after", "notes.txt", "latin1.py"} <= names
+
+
+def test_empty_repo_and_plain_directory(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    git(empty, "init", "-q")
+    assert run_index(empty).files_seen == 0
+
+    plain = tmp_path / "plain"
+    (plain / "pkg").mkdir(parents=True)
+    (plain / "pkg" / "mod.py").write_text("def f():\n    pass\n")
+    (plain / "pkg" / "gen.py").write_text("def g():\n    pass\n")
+    (plain / ".gitignore").write_text("gen.py\n")
+    report = run_index(plain)
+    assert sorted(report.parsed) == [".gitignore", "pkg/mod.py"]
+
+
+def test_indexes_this_repository() -> None:
+    report = run_index(PROJECT_ROOT)
+    assert report.files_seen > 20
+    syms = _symbols(PROJECT_ROOT)
+    assert ("graphiq_ci/index/run.py", "run_index", "function") in syms
+    assert ("run_index", "_run", "calls") in _edges(PROJECT_ROOT)
