@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+import yaml
+from typer.testing import CliRunner
+
+from graphiq_ci.commands import config as config_command
+from graphiq_ci.config import Budgets, Config, load_config
+from graphiq_ci.errors import GraphiqError
+
+
+def write(tmp_path, text):
+    (tmp_path / ".graphiq.yml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_missing_file_means_defaults(tmp_path):
+    config, warnings = load_config(tmp_path)
+
+    assert config == Config()
+    assert warnings == []
+    assert config.budgets == Budgets(max_nodes=24, max_tokens=4000, depth=2)
+    assert config.max_file_size == 1024 * 1024
+    assert config.cochange_commits == 500
+    assert config.languages is None
+
+
+def test_full_file(tmp_path):
+    config, warnings = load_config(
+        write(
+            tmp_path,
+            """
+trunk: develop
+include: ["src/**", "lib/**"]
+exclude: ["**/vendor/**"]
+languages: [Python, typescript]
+max_file_size: 200000
+budgets: {max_nodes: 40, max_tokens: 8000, depth: 3}
+templates: {pr_comment: .github/graphiq/pr.md.j2}
+weights: {bm25: 1, recency: 0.25}
+cochange_commits: 0
+""",
+        )
+    )
+
+    assert warnings == []
+    assert config.trunk == "develop"
+    assert config.include == ("src/**", "lib/**")
+    assert config.exclude == ("**/vendor/**",)
+    assert config.languages == ("python", "typescript")
+    assert config.max_file_size == 200_000
+    assert config.budgets == Budgets(max_nodes=40, max_tokens=8000, depth=3)
+    assert dict(config.templates) == {"pr_comment": ".github/graphiq/pr.md.j2"}
+    assert dict(config.weights) == {"bm25": 1.0, "recency": 0.25}
+    assert config.cochange_commits == 0
+
+
+def test_config_is_immutable(tmp_path):
+    config, _ = load_config(write(tmp_path, "weights: {bm25: 2}\n"))
+
+    with pytest.raises(AttributeError):
+        config.trunk = "x"
+    with pytest.raises(TypeError):
+        config.weights["bm25"] = 3.0
+
+
+def test_empty_file_and_empty_sections_mean_defaults(tmp_path):
+    assert load_config(write(tmp_path, "")) == (Config(), [])
+    assert load_config(write(tmp_path, "budgets:\ninclude:\n")) == (Config(), [])
+
+
+def test_unknown_keys_warn_with_the_nearest_known_key(tmp_path):
+    config, warnings = load_config(write(tmp_path, "budget: {}\nbudgets: {max_node: 3}\nzzz: 1\n"))
+
+    assert config == Config()
+    assert warnings == [
+        ".graphiq.yml: unknown key 'budget' ignored (did you mean 'budgets'?)",
+        ".graphiq.yml: unknown key 'zzz' ignored",
+        ".graphiq.yml: unknown key 'budgets.max_node' ignored (did you mean 'budgets.max_nodes'?)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("budgets: {max_nodes: ten}", "budgets.max_nodes: expected an integer, got 'ten'"),
+        ("budgets: {depth: -1}", "budgets.depth: expected an integer >= 0, got -1"),
+        ("budgets: {max_tokens: true}", "budgets.max_tokens: expected an integer, got True"),
+        ("budgets: [1, 2]", "budgets: expected a mapping of names to values, got [1, 2]"),
+        ("include: src/**", "include: expected a list of strings, got 'src/**'"),
+        ("exclude: [a, 3]", "exclude[1]: expected a string, got 3"),
+        ("trunk: [main]", "trunk: expected a string, got ['main']"),
+        ("max_file_size: 1.5", "max_file_size: expected an integer, got 1.5"),
+        ("weights: {bm25: high}", "weights.bm25: expected a number, got 'high'"),
+        ("templates: {pr: 3}", "templates.pr: expected a string, got 3"),
+        ("- a\n- b", ".graphiq.yml: expected a mapping of names to values, got ['a', 'b']"),
+    ],
+)
+def test_wrong_types_name_the_key_path(tmp_path, text, message):
+    with pytest.raises(GraphiqError) as excinfo:
+        load_config(write(tmp_path, text))
+
+    assert str(excinfo.value) == message
+
+
+def test_malformed_yaml_names_the_line(tmp_path):
+    with pytest.raises(GraphiqError) as excinfo:
+        load_config(write(tmp_path, "trunk: main\nbudgets:\n  max_nodes: [1\n  depth: 2\n"))
+
+    assert str(excinfo.value) == (
+        ".graphiq.yml:4: invalid YAML: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence started on line 3)"
+    )
+    with pytest.raises(GraphiqError, match=r"^\.graphiq\.yml:2: invalid YAML: found character"):
+        load_config(write(tmp_path, "trunk: main\n\tbudgets: {}\n"))
+
+
+@pytest.fixture
+def cli():
+    app = typer.Typer()
+    config_command.register(app)
+    app.command("noop")(lambda: None)  # a second command keeps `config` a subcommand
+    return app
+
+
+def test_show_prints_the_effective_configuration(tmp_path, cli):
+    write(tmp_path, "trunk: main\nbudgest: {}\n")
+
+    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+
+    assert result.exit_code == 0
+    assert yaml.safe_load(result.stdout) == {**Config().as_dict(), "trunk": "main"}
+    assert "did you mean 'budgets'?" in result.stderr
+
+
+def test_show_json(tmp_path, cli):
+    result = CliRunner().invoke(cli, ["config", "--show", "--json", "--repo", str(tmp_path)])
+
+    assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 4000, "depth": 2}
+
+
+def test_show_reports_config_errors_on_one_line(tmp_path, cli):
+    write(tmp_path, "budgets: {max_nodes: ten}\n")
+
+    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+
+    assert result.exit_code == 2
+    assert result.stderr == "graphiq-ci: budgets.max_nodes: expected an integer, got 'ten'\n"
+
+
+def test_config_without_show_explains(tmp_path, cli):
+    result = CliRunner().invoke(cli, ["config", "--repo", str(tmp_path)])
+
+    assert result.exit_code == 2
+    assert "--show" in result.stderr
