@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from fake_github import PR_EVENT, TOKEN
+from typer.testing import CliRunner
+
+from graphiq_ci.commands import pr_comment as pr_comment_command
+from graphiq_ci.github.comment import MARKER, MAX_COMMENT_CHARS
+from graphiq_ci.github.pr_comment import RenderedContext, run_pr_comment
+from graphiq_ci.github.sanitize import code_block, escape_md_inline, sanitize_markdown
+
+
+def render(pr):
+    """What the context builder hands pr-comment: untrusted text already sanitised."""
+    markdown = (
+        f"## Context for {escape_md_inline(pr.title)}\n\n{sanitize_markdown(pr.body)}\n\n"
+        f"<details><summary>src/auth.py</summary>\n\n{code_block('def refresh(): ...', 'py')}\n"
+        "\n</details>"
+    )
+    return RenderedContext(markdown, files=("src/auth.py", "tests/test_auth.py"))
+
+
+def outputs(env):
+    text = Path(env["GITHUB_OUTPUT"]).read_text(encoding="utf-8")
+    found = re.findall(r"^([\w-]+)<<(\S+)\n(.*?)\n\2$", text, flags=re.M | re.S)
+    return {name: value for name, _, value in found}
+
+
+def run(tmp_path, env, render_body=render, **options):
+    options.setdefault("dry_run", False)
+    return run_pr_comment(
+        tmp_path,
+        token=None,
+        render_body=render_body,
+        environ=env,
+        sleep=lambda _: None,
+        **options,
+    )
+
+
+def test_first_run_creates_second_updates_third_skips(tmp_path, github, actions_env):
+    first = run(tmp_path, actions_env)
+    assert first.comment.action == "created"
+    assert len(github.comments) == 1
+
+    moved = tmp_path / "moved.json"
+    payload = json.loads(PR_EVENT.read_text())
+    payload["pull_request"]["head"]["sha"] = "a" * 40
+    moved.write_text(json.dumps(payload))
+    second = run(tmp_path, {**actions_env, "GITHUB_EVENT_PATH": str(moved)})
+    assert second.comment.action == "updated"
+    assert f"updated for {'a' * 40}" in github.comments[0]["body"]
+
+    third = run(tmp_path, {**actions_env, "GITHUB_EVENT_PATH": str(moved)})
+    assert third.comment.action == "unchanged"
+    assert github.count("POST") == 1 and github.count("PATCH") == 1
+    assert len(github.comments) == 1
+
+
+def test_rendered_comment_is_safe_and_outputs_are_written(tmp_path, github, actions_env):
+    result = run(tmp_path, actions_env)
+    body = github.comments[0]["body"]
+
+    assert body.startswith(MARKER)
+    assert "@octo-org/reviewers" not in body and "@maintainer" not in body
+    assert re.search(r"(?<!\\)<img", body) is None  # `\<img` renders as text
+    out = outputs(actions_env)
+    assert out["comment-url"] == result.comment.url
+    assert out["files"] == "src/auth.py\ntests/test_auth.py"
+    assert out["context-file"] == str((tmp_path / ".graphiq" / "pr-context.md").resolve())
+    assert "src/auth.py" in result.context_file.read_text()
+
+
+def test_context_file_holds_the_requested_format(tmp_path, github, actions_env):
+    def as_json(pr):
+        return RenderedContext("## md", files=("a.py",), context_text='{"files": ["a.py"]}')
+
+    target = tmp_path / "ctx.json"
+    run(tmp_path, actions_env, render_body=as_json, context_file=target)
+
+    assert target.read_text() == '{"files": ["a.py"]}'
+    assert "## md" in github.comments[0]["body"]
+
+
+def test_oversized_context_is_trimmed_under_the_limit(tmp_path, github, actions_env):
+    def huge(pr):
+        sections = [
+            f"<details><summary>f{i}.py</summary>\n\n{code_block('x' * 30_000)}\n\n</details>"
+            for i in range(5)
+        ]
+        return RenderedContext("\n\n".join(sections))
+
+    run(tmp_path, actions_env, render_body=huge)
+
+    body = github.comments[0]["body"]
+    assert len(body) < MAX_COMMENT_CHARS
+    assert "sections left out" in body
+
+
+def test_dry_run_and_no_comment_never_call_github(tmp_path, github, actions_env):
+    env = {k: v for k, v in actions_env.items() if k != "GITHUB_TOKEN"}
+
+    dry = run(tmp_path, env, dry_run=True)
+    quiet = run(tmp_path, env, post_comment=False)
+
+    assert dry.comment is None and quiet.comment is None
+    assert dry.body.startswith(MARKER)
+    assert github.hits == []
+    assert outputs(env)["comment-url"] == ""
+
+
+def test_read_only_token_goes_to_step_summary_and_succeeds(tmp_path, github, actions_env):
+    github.fail("POST", 403, "Resource not accessible by integration")
+
+    result = run(tmp_path, actions_env)
+
+    assert result.comment.action == "step-summary"
+    summary = Path(actions_env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8")
+    assert summary.startswith(MARKER) and "src/auth.py" in summary
+
+
+def test_retries_are_invisible_to_the_caller(tmp_path, github, actions_env):
+    github.fail("GET", 502, "Bad Gateway")
+    github.fail("POST", 403, "secondary rate limit", headers={"Retry-After": "1"})
+
+    assert run(tmp_path, actions_env).comment.action == "created"
+    assert github.count("POST") == 2
+
+
+@pytest.fixture
+def cli():
+    app = typer.Typer()
+    pr_comment_command.register(app)
+    app.command("noop")(lambda: None)  # a second command keeps `pr-comment` a subcommand
+    return app
+
+
+def test_cli_never_prints_the_token(tmp_path, github, actions_env, cli, monkeypatch):
+    for name, value in actions_env.items():
+        monkeypatch.setenv(name, value)
+    github.fail("GET", 401, f"Bad credentials {TOKEN}", times=10)
+
+    result = CliRunner().invoke(cli, ["pr-comment", "--repo", str(tmp_path), "--token", TOKEN])
+
+    assert result.exit_code == 2
+    assert TOKEN not in result.output + result.stderr
+
+
+def test_cli_lists_its_options(cli):
+    result = CliRunner().invoke(cli, ["pr-comment", "--help"])
+
+    for option in ("--repo", "--base", "--max-nodes", "--max-tokens", "--format", "--template"):
+        assert option in result.output
+    for option in ("--no-comment", "--dry-run", "--token"):
+        assert option in result.output
+
+
+def test_cli_rejects_an_unknown_format(cli, tmp_path):
+    result = CliRunner().invoke(cli, ["pr-comment", "--repo", str(tmp_path), "--format", "html"])
+
+    assert result.exit_code == 2
+    assert "--format must be one of markdown, json, prompt" in result.stderr
