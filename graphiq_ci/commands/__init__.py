@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 import typer
 
+from graphiq_ci.commands import config as config
 from graphiq_ci.commands import index as index
 from graphiq_ci.commands import stats as stats
 
 COMMANDS: list[Callable[[typer.Typer], None]] = [
     index.register,
     stats.register,
+    config.register,
 ]
