@@ -8,10 +8,12 @@ import typer
 
 from graphiq_ci.commands import config as config
 from graphiq_ci.commands import index as index
+from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
 
 COMMANDS: list[Callable[[typer.Typer], None]] = [
     index.register,
+    search.register,
     stats.register,
     config.register,
 ]

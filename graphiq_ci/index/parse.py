@@ -14,10 +14,11 @@ from graphiq_ci.lang import detect_language, plugin_for
 from graphiq_ci.lang.extract import extract
 from graphiq_ci.model import EdgeKind, Kind, ParsedFile, Symbol
 from graphiq_ci.paths import is_minified, is_vendored_path
-from graphiq_ci.text import split_identifier, tokens
+from graphiq_ci.text import split_identifier, stem, tokens
 
 DEFAULT_MAX_FILE_SIZE = 1 << 20
 MAX_BODY_TOKENS = 60_000
+MAX_TERM_SOURCE_TOKENS = 400
 
 
 @dataclass
@@ -30,8 +31,8 @@ class FileRecord:
     skip_reason: str = ""
     parsed: ParsedFile | None = None
     body: str = ""  # whole-file tokens for files_fts
-    #: per symbol (same order as parsed.symbols): (decomposed, hints, source tokens)
-    fts: list[tuple[str, str, str]] = field(default_factory=list)
+    #: per symbol (same order as parsed.symbols): (decomposed, hints, source tokens, term stems)
+    fts: list[tuple[str, str, str, str]] = field(default_factory=list)
 
 
 def content_hash(data: bytes) -> str:
@@ -97,6 +98,8 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         scope = sym.qualified if sym.kind is not Kind.FILE else ""
         decomposed = " ".join(split_identifier(sym.name) + split_identifier(sym.parent or ""))
         hints = role_hints(sym, path, callees.get(scope, []))
-        body = "" if sym.kind is Kind.FILE else " ".join(tokens(sym.source))
-        rec.fts.append((decomposed, hints, body))
+        body_tokens = [] if sym.kind is Kind.FILE else tokens(sym.source)
+        words = tokens(f"{sym.name} {sym.qualified} {sym.signature} {sym.doc}") + hints.split()
+        stems = dict.fromkeys(stem(w) for w in words + body_tokens[:MAX_TERM_SOURCE_TOKENS])
+        rec.fts.append((decomposed, hints, " ".join(body_tokens), " ".join(stems)))
     return rec

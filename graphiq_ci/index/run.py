@@ -172,7 +172,7 @@ class _Writer:
         sym_rows, fts_rows, contains = [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = next_id
-        for sym, (decomposed, hints, body) in zip(rec.parsed.symbols, rec.fts, strict=True):
+        for sym, (decomposed, hints, body, terms) in zip(rec.parsed.symbols, rec.fts, strict=True):
             sid = next_id
             next_id += 1
             key = "" if sym.kind is Kind.FILE else sym.qualified
@@ -183,13 +183,13 @@ class _Writer:
             self.names.add(sym.name)
             sym_rows.append((sid, file_id, sym.name, sym.qualified, sym.kind.value, sym.line,
                              sym.end_line, sym.signature, sym.doc, sym.source, sym.visibility,
-                             parent_id, hints))
+                             parent_id, hints, terms))
             fts_rows.append((sid, sym.name, decomposed, sym.qualified, hints, sym.signature,
                              path_words, sym.doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
-            "doc, source, visibility, parent_id, hints) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
+            "doc, source, visibility, parent_id, hints, terms) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
         conn.executemany(
             "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
             "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", fts_rows)

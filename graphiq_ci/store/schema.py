@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS symbols (
     source TEXT NOT NULL DEFAULT '',
     visibility TEXT NOT NULL DEFAULT '',
     parent_id INTEGER,
-    hints TEXT NOT NULL DEFAULT ''
+    hints TEXT NOT NULL DEFAULT '',
+    terms TEXT NOT NULL DEFAULT ''  -- distinct stems of its name, signature, doc, hints and body
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
@@ -85,12 +86,12 @@ CREATE INDEX IF NOT EXISTS edges_meta ON edges(kind, meta);
 
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
     {", ".join(name for name, _ in FTS_COLUMNS)},
-    tokenize = 'unicode61 remove_diacritics 2'
+    tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
 -- whole files as documents: lexical evidence at file granularity is a strong signal
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
-    path, body, tokenize = 'unicode61 remove_diacritics 2'
+    path, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
 CREATE TABLE IF NOT EXISTS cochange (

@@ -1,0 +1,9 @@
+"""Ranked retrieval over the code graph (GraphIQ's pipeline): `search`, or `rank` in-process."""
+
+from __future__ import annotations
+
+from graphiq_ci.search.graph import GraphIndex, load_graph
+from graphiq_ci.search.pipeline import Hit, SearchResult, rank, search
+from graphiq_ci.search.score import Boosts
+
+__all__ = ["Boosts", "GraphIndex", "Hit", "SearchResult", "load_graph", "rank", "search"]

@@ -1,0 +1,100 @@
+"""rq's symbol matching: exact > prefix > camel-hump abbreviation > subsequence, then typos.
+
+`refundproc` → `RefundProcessor`, `sleect` → `Select`; a scoped query (`Foo.bar`, `Foo::bar`,
+`Foo#bar`) matches its leaf and requires the parent chain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Levenshtein
+
+from graphiq_ci.search.graph import GraphIndex
+from graphiq_ci.text import split_identifier
+
+_SCOPE = re.compile(r"::|#|\.")
+_JOINERS = re.compile(r"[_\-.]")
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    quality: str  # exact | prefix | abbreviation | subsequence | typo
+    strength: float  # 0..1 within its quality, for ties (contiguity, brevity)
+    case_match: bool
+
+
+def _abbreviation(q: str, parts: list[str]) -> bool:
+    """Greedy: query chunks are prefixes of the words in order (refundproc → refund|proc)."""
+    i = 0
+    for part in parts:
+        if i >= len(q):
+            break
+        k = 0
+        while k < len(part) and i + k < len(q) and q[i + k] == part[k]:
+            k += 1
+        i += k
+    return i >= len(q) and len(parts) > 1
+
+
+def _subsequence(q: str, name: str) -> bool:
+    it = iter(name)
+    return all(ch in it for ch in q)
+
+
+def match_name(query: str, name: str) -> NameMatch | None:
+    q = query.lower()
+    n = name.lower()
+    cased = query != q and query == name[: len(query)]
+    if n == q:
+        return NameMatch("exact", 1.0, query == name)
+    if _JOINERS.sub("", n) == _JOINERS.sub("", q):
+        return NameMatch("exact", 0.9, cased)
+    if n.startswith(q):
+        return NameMatch("prefix", len(q) / len(n), cased)
+    if len(q) >= 3 and _abbreviation(q, split_identifier(name)):
+        return NameMatch("abbreviation", len(q) / len(n), False)
+    if len(q) >= 4 and _subsequence(q, n) and len(n) <= 3 * len(q):
+        return NameMatch("subsequence", len(q) / len(n), False)
+    return None
+
+
+def _typo(q: str, name: str) -> NameMatch | None:
+    if len(q) < 4:
+        return None
+    limit = 1 if len(q) < 7 else 2
+    d = Levenshtein.distance(q, name.lower(), score_cutoff=limit)
+    if d <= limit:
+        return NameMatch("typo", 1.0 - d / (limit + 1), False)
+    return None
+
+
+def find_names(g: GraphIndex, query: str) -> dict[int, NameMatch]:
+    """Positions of symbols the (possibly scoped) query names, with how well each matched."""
+    parts = [p for p in _SCOPE.split(query.strip()) if p]
+    if not parts:
+        return {}
+    leaf, scope = parts[-1], [p.lower() for p in parts[:-1]]
+    found: dict[int, NameMatch] = {}
+    for positions in g.by_name.values():
+        m = match_name(leaf, g.names[positions[0]])
+        if m is None:
+            continue
+        for i in positions:
+            if scope and not _in_scope(g, i, scope):
+                continue
+            found[i] = NameMatch(m.quality, m.strength, leaf == g.names[i])
+    if not any(m.quality in ("exact", "prefix") for m in found.values()):
+        for lower, positions in g.by_name.items():
+            t = _typo(leaf.lower(), lower)
+            if t is not None:
+                for i in positions:
+                    if not scope or _in_scope(g, i, scope):
+                        found.setdefault(i, t)
+    return found
+
+
+def _in_scope(g: GraphIndex, i: int, scope: list[str]) -> bool:
+    chain = [p.lower() for p in g.qualified[i].split(".")[:-1]]
+    return chain[-len(scope):] == scope

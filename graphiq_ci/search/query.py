@@ -1,0 +1,48 @@
+"""A parsed query: its family, policy, terms and their stems, computed once per search."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphiq_ci.search.families import classify
+from graphiq_ci.search.weights import POLICIES, Family, Policy
+from graphiq_ci.text import split_identifier, stem, terms
+
+_NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|\d+\.\d+|\d{2,})(?![\w.])")
+_QUOTED = re.compile(r"[\"'`]([^\"'`\n]{4,80})[\"'`]")
+_TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    family: Family
+    policy: Policy
+    terms: tuple[str, ...]  # identifier parts, stopwords removed, in order, distinct
+    stems: tuple[str, ...]  # one per term
+    numbers: tuple[str, ...]
+    phrases: tuple[str, ...]  # quoted text, for the ErrorDebug source scan
+    about_tests: bool
+
+    @property
+    def stem_set(self) -> frozenset[str]:
+        return frozenset(self.stems)
+
+
+def parse_query(text: str, family: Family | None = None) -> Query:
+    fam = family or classify(text)
+    words = list(dict.fromkeys(terms(text)))
+    if not words:  # a query of only stopwords or a bare identifier part: keep what is there
+        words = list(dict.fromkeys(p for w in text.split() for p in split_identifier(w)))
+    stems = list(dict.fromkeys(stem(w) for w in words))
+    return Query(
+        text=text,
+        family=fam,
+        policy=POLICIES[fam],
+        terms=tuple(words),
+        stems=tuple(stems),
+        numbers=tuple(dict.fromkeys(_NUMBER.findall(text))),
+        phrases=tuple(dict.fromkeys(_QUOTED.findall(text))),
+        about_tests=bool(_TEST_WORDS & set(words)),
+    )
