@@ -65,14 +65,15 @@ class CoChange:
     def from_json(cls, data: Mapping[str, Any]) -> CoChange | None:
         """The stored state, or None if it is from another version or damaged (then rebuild)."""
         try:
-            if data["version"] != STATE_VERSION:
+            head = data["head"]
+            if data["version"] != STATE_VERSION or not isinstance(head, (str, type(None))):
                 return None
             commits = tuple(
                 (str(sha), None if files is None else tuple(str(f) for f in files))
                 for sha, files in data["commits"]
             )
             return _from_window(
-                data["head"], int(data["max_commits"]), int(data["max_files"]), commits
+                head, int(data["max_commits"]), int(data["max_files"]), commits
             )
         except (KeyError, TypeError, ValueError):
             return None

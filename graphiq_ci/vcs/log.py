@@ -6,7 +6,8 @@ what they need, which also stops git.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 from graphiq_ci.vcs.repo import git_stream
@@ -21,15 +22,22 @@ _MARK = "%x00%x00"
 
 def iter_commits_with_files(
     repo: git.Repo, header_format: str, *args: str
-) -> Iterator[tuple[str, list[str]]]:
+) -> Generator[tuple[str, list[str]], None, None]:
     """Yield (formatted header, repo-relative paths touched) per commit, newest first.
 
     `args` are extra `git log` arguments (revisions, -n, --no-merges…);
     renames are not followed, so a rename shows as its new path.
     """
-    stream = git_stream(
-        repo, "log", "-z", "--name-only", "--no-renames", f"--format={_MARK}{header_format}", *args
-    )
+    with closing(
+        git_stream(
+            repo, "log", "-z", "--name-only", "--no-renames", f"--format={_MARK}{header_format}",
+            *args,
+        )
+    ) as stream:
+        yield from _parse(stream)
+
+
+def _parse(stream: Iterator[bytes]) -> Iterator[tuple[str, list[str]]]:
     pending = b""
     header: str | None = None
     files: list[str] = []

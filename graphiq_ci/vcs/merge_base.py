@@ -64,7 +64,7 @@ def resolve_base(repo: git.Repo, ref: str, notes: list[str]) -> tuple[str, str] 
     if not (is_shallow(repo) and has_remote(repo, REMOTE)):
         return None
     status, _, _ = run_git(repo, "fetch", "--quiet", "--no-tags", f"--depth={FETCH_DEPTH}",
-                           REMOTE, _refspec(ref))
+                           REMOTE, _refspec(ref), network=True)
     name = f"{REMOTE}/{_remote_branch(ref)}"
     sha = resolve_commit(repo, name) if status == 0 else None
     if sha:
@@ -92,7 +92,7 @@ def fork_point(repo: git.Repo, ref: str, base_sha: str, head_sha: str) -> ForkPo
         deepened = 0
         for step in DEEPEN_STEPS:
             status, _, err = run_git(repo, "fetch", "--quiet", "--no-tags", f"--deepen={step}",
-                                     *_deepen_args(ref))
+                                     *_deepen_args(ref), network=True)
             if status != 0:
                 reason = f"fetch failed: {err.strip().splitlines()[-1] if err.strip() else status}"
                 break

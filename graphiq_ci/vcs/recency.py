@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from contextlib import closing
 
 from graphiq_ci.vcs.log import iter_commits_with_files
 from graphiq_ci.vcs.repo import git_text, head_commit, open_repo, work_tree
@@ -54,17 +55,19 @@ def file_recency(
             missing = wanted & tracked
             oldest: float | None = None
             walked = 0
-            for header, files in iter_commits_with_files(
+            log = iter_commits_with_files(
                 repo, "%ct", "-m", "--first-parent", f"--max-count={max_commits}", "HEAD"
-            ):
-                walked += 1
-                oldest = float(header)
-                for path in files:
-                    if path in wanted and path not in times:
-                        times[path] = oldest
-                        missing.discard(path)
-                if not missing:
-                    break
+            )
+            with closing(log):  # stops git as soon as every path is dated
+                for header, files in log:
+                    walked += 1
+                    oldest = float(header)
+                    for path in files:
+                        if path in wanted and path not in times:
+                            times[path] = oldest
+                            missing.discard(path)
+                    if not missing:
+                        break
             if missing and oldest is not None and walked >= max_commits:
                 times.update(dict.fromkeys(missing, oldest))
             dirty = _dirty_paths(git_text(repo, "status", "--porcelain=v1", "-z",

@@ -7,7 +7,7 @@ GIT_* variable scrubbing, byte-safe decoding and error mapping live in one place
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -55,6 +55,10 @@ _STABLE_CONFIG = (
 )
 
 
+#: Seconds a fetch may take before we give up on it and degrade instead.
+NETWORK_TIMEOUT = 120.0
+
+
 def _leaking_git_var(name: str) -> bool:
     if not name.startswith("GIT_") or name in _KEPT_GIT_VARS:
         return False
@@ -83,6 +87,23 @@ def _first_line(text: str) -> str:
     return lines[0] if lines else "unknown error"
 
 
+def _subcommand(command: str | list[str] | tuple[str, ...]) -> str:
+    """'log' from ['git', '-c', 'k=v', 'log', ...], for messages."""
+    args = command.split() if isinstance(command, str) else list(command)
+    i = 1
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] == "-c" else 1
+    return args[i] if i < len(args) else "command"
+
+
+def _raw_stderr(exc: git.GitCommandError) -> str:
+    """GitPython wraps stderr as "\n  stderr: '...'"; unwrap it for a one-line message."""
+    text = str(exc.stderr).strip()
+    if text.startswith("stderr: '") and text.endswith("'"):
+        text = text[len("stderr: '") : -1]
+    return text
+
+
 @contextmanager
 def open_repo(repo_root: str | os.PathLike[str]) -> Iterator[git.Repo]:
     """Open the work tree containing `repo_root` (a plain checkout or a `git worktree`).
@@ -107,8 +128,7 @@ def open_repo(repo_root: str | os.PathLike[str]) -> Iterator[git.Repo]:
             yield repo
         except git.GitCommandError as exc:
             raise GraphiqError(
-                f"git {exc.command[1] if len(exc.command) > 1 else ''} failed: "
-                f"{_first_line(str(exc.stderr))}"
+                f"git {_subcommand(exc.command)} failed: {_first_line(_raw_stderr(exc))}"
             ) from None
         finally:
             repo.close()
@@ -120,11 +140,14 @@ def work_tree(repo: git.Repo) -> str:
     return os.fspath(repo.working_tree_dir)
 
 
-def run_git(repo: git.Repo, *args: str) -> tuple[int, str, str]:
+def run_git(
+    repo: git.Repo, *args: str, network: bool = False
+) -> tuple[int, str, str]:
     """Run git without raising: (exit status, stdout, stderr).
 
     Output is decoded with surrogateescape so that non-UTF-8 file names survive
-    a round trip to `os` calls.
+    a round trip to `os` calls. `network` commands never prompt for credentials
+    (that would hang CI) and are killed after NETWORK_TIMEOUT seconds.
     """
     status, out, err = repo.git.execute(
         ["git", *_STABLE_CONFIG, *args],
@@ -132,6 +155,8 @@ def run_git(repo: git.Repo, *args: str) -> tuple[int, str, str]:
         with_exceptions=False,
         stdout_as_string=False,
         strip_newline_in_stdout=False,
+        env={"GIT_TERMINAL_PROMPT": "0"} if network else None,
+        kill_after_timeout=NETWORK_TIMEOUT if network else None,
     )
     return status, _decode(out, "surrogateescape"), _decode(err, "replace")
 
@@ -150,19 +175,31 @@ def git_text(repo: git.Repo, *args: str) -> str:
     return out
 
 
-def git_stream(repo: git.Repo, *args: str) -> Iterator[bytes]:
-    """Yield git's stdout in chunks; stop iterating early to stop git (no output is buffered)."""
-    proc = repo.git.execute(["git", *_STABLE_CONFIG, *args], as_process=True)
-    stdout = proc.proc.stdout if proc.proc is not None else None
-    assert stdout is not None
+def git_stream(repo: git.Repo, *args: str) -> Generator[bytes, None, None]:
+    """Yield git's stdout in chunks; close the generator early to stop git.
+
+    Nothing is buffered, so a caller that has seen enough commits never pays
+    for the rest of the history. A git failure raises once output ends.
+    """
+    import git as gitpython
+
+    handle = repo.git.execute(["git", *_STABLE_CONFIG, *args], as_process=True)
+    proc = handle.proc
+    assert proc is not None and proc.stdout is not None and proc.stderr is not None
+    finished = False
     try:
-        while chunk := stdout.read(1 << 16):
+        while chunk := proc.stdout.read(1 << 16):
             yield chunk
+        finished = True
     finally:
-        if proc.proc is not None:
-            proc.proc.kill()
-            stdout.close()
-            proc.proc.wait()
+        if not finished:
+            proc.kill()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        proc.stderr.close()
+        status = proc.wait()
+    if status != 0:
+        raise gitpython.GitCommandError(["git", *args], status, err)
 
 
 def resolve_commit(repo: git.Repo, rev: str) -> str | None:

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import pytest
+
+from graphiq_ci.errors import GraphiqError
 from graphiq_ci.vcs.log import iter_commits_with_files
 from graphiq_ci.vcs.repo import open_repo
 
@@ -30,3 +33,11 @@ def test_output_larger_than_a_read_chunk(new_repo):
     with open_repo(repo.path) as opened:
         records = list(iter_commits_with_files(opened, "%H", "HEAD"))
     assert [files for _, files in records] == [["last"], sorted(names), ["first"]]
+
+
+def test_git_failure_surfaces_as_a_one_line_error(new_repo):
+    repo = new_repo()
+    repo.commit({"a.py": "1"})
+    error = pytest.raises(GraphiqError, match="^git log failed: fatal: .*no-such-rev")
+    with error, open_repo(repo.path) as opened:
+        list(iter_commits_with_files(opened, "%H", "no-such-rev"))

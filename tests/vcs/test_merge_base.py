@@ -53,3 +53,14 @@ def test_unrelated_histories_fall_back_to_two_dot(forked):
     assert diff.notes == (
         "main and HEAD share no history; compared with main directly (two-dot)",
     )
+
+
+def test_unreachable_remote_falls_back_to_two_dot(forked, clone, tmp_path):
+    forked("checkout", "-q", "main")
+    work = clone(forked, "work", "--depth", "1", "--no-single-branch", "--branch", "feature")
+    work("remote", "set-url", "origin", f"file://{tmp_path}/gone")
+    diff = branch_changes(work.path, trunk="origin/main")
+    assert diff.base_commit == forked.sha("main")
+    assert len(diff.notes) == 1
+    assert diff.notes[0].startswith("shallow clone: no merge base with origin/main (fetch failed: ")
+    assert diff.notes[0].endswith("); compared with origin/main directly (two-dot)")
