@@ -1,0 +1,118 @@
+"""`graphiq-ci pr-comment`: the Action's one step; post the PR's context as a sticky comment.
+
+Option parsing only: defaults come from `.graphiq.yml`, the work is
+`graphiq_ci.github.pr_comment.run_pr_comment`, and the context is rendered by
+`_render_context_markdown`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from graphiq_ci.cli import guarded
+from graphiq_ci.config import Config, load_config
+from graphiq_ci.errors import GraphiqError
+from graphiq_ci.github.event import PullRequest
+from graphiq_ci.github.pr_comment import RenderedContext, run_pr_comment
+
+CONTEXT_FILE_SUFFIX = {"markdown": ".md", "json": ".json", "prompt": ".txt"}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("pr-comment")
+    def pr_comment_command(
+        repo: Annotated[Path, typer.Option("--repo", help="Repository root.")] = Path("."),
+        base: Annotated[
+            str | None, typer.Option("--base", help="Base commit or ref (default: the PR's base).")
+        ] = None,
+        max_nodes: Annotated[
+            int | None, typer.Option("--max-nodes", min=1, help="Most symbols in the context.")
+        ] = None,
+        max_tokens: Annotated[
+            int | None, typer.Option("--max-tokens", min=1, help="Token budget of the context.")
+        ] = None,
+        fmt: Annotated[
+            str, typer.Option("--format", help="Format of the context file: markdown|json|prompt.")
+        ] = "markdown",
+        template: Annotated[
+            Path | None, typer.Option("--template", help="Jinja2 template for the comment.")
+        ] = None,
+        no_comment: Annotated[
+            bool, typer.Option("--no-comment", help="Render and set outputs; post nothing.")
+        ] = False,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Print the comment body instead of posting it.")
+        ] = False,
+        token: Annotated[
+            str | None,
+            typer.Option(
+                "--token", help="GitHub token (default: $GITHUB_TOKEN).", show_default=False
+            ),
+        ] = None,
+    ) -> None:
+        """Post or update one pull-request comment with the code the PR touches."""
+
+        def body() -> None:
+            if fmt not in CONTEXT_FILE_SUFFIX:
+                raise GraphiqError(f"--format must be one of {', '.join(CONTEXT_FILE_SUFFIX)}")
+            config, warnings = load_config(repo)
+            for warning in warnings:
+                typer.echo(f"graphiq-ci: warning: {warning}", err=True)
+
+            def render(pull_request: PullRequest) -> RenderedContext:
+                return _render_context_markdown(
+                    repo,
+                    pull_request,
+                    config,
+                    base=base or pull_request.base_sha,
+                    max_nodes=max_nodes or config.budgets.max_nodes,
+                    max_tokens=max_tokens or config.budgets.max_tokens,
+                    fmt=fmt,
+                    template=template,
+                )
+
+            result = run_pr_comment(
+                repo,
+                token=token,
+                dry_run=dry_run,
+                render_body=render,
+                post_comment=not no_comment,
+                context_file=repo / ".graphiq" / f"pr-context{CONTEXT_FILE_SUFFIX[fmt]}",
+            )
+            if dry_run:
+                typer.echo(result.body)
+            elif result.comment is not None:
+                if result.comment.notice:
+                    # A workflow command: shows as an annotation on the run.
+                    typer.echo(f"::notice title=graphiq-ci::{result.comment.notice}")
+                typer.echo(f"graphiq-ci: comment {result.comment.action} {result.comment.url}")
+
+        guarded(body)
+
+
+def _render_context_markdown(
+    repo_root: Path,
+    pull_request: PullRequest,
+    config: Config,
+    *,
+    base: str,
+    max_nodes: int,
+    max_tokens: int,
+    fmt: str,
+    template: Path | None,
+) -> RenderedContext:
+    """The PR's context, rendered: the comment Markdown, cited files, the `fmt` rendition.
+
+    To be completed when `graphiq_ci.context` lands (import it lazily here): build the
+    context for the task text `pull_request.title` + `pull_request.body` against `base`
+    within the budgets, render the `pr_comment` template (or `template`) to Markdown with
+    the untrusted text passed through `graphiq_ci.github.sanitize`, and return
+    `RenderedContext(markdown, files=ranked paths, context_text=the fmt rendition)`.
+    """
+    raise GraphiqError(
+        "pr-comment: the context builder is not wired in yet "
+        "(graphiq_ci.commands.pr_comment._render_context_markdown)"
+    )
