@@ -59,7 +59,6 @@ class IssueComment:
 
 @dataclass(frozen=True)
 class _Response:
-    status: int
     headers: Message
     data: Any
 
@@ -153,7 +152,7 @@ class GitHubClient:
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
                 raw = response.read()
-                return _Response(response.status, response.headers, json.loads(raw or b"null"))
+                return _Response(response.headers, json.loads(raw or b"null"))
         except urllib.error.HTTPError as exc:
             raise self._http_error(method, url, exc) from None
         except (urllib.error.URLError, OSError) as exc:

@@ -38,7 +38,7 @@ def compose_comment(markdown: str, head_sha: str, *, limit: int = MAX_COMMENT_CH
     text = markdown.strip("\n")
     dropped = 0
     while True:
-        body = f"{MARKER}\n{text}{_trim_note(dropped, cut=False)}{footer}"
+        body = f"{MARKER}\n{text}{_trim_note(dropped, limit, cut=False)}{footer}"
         if len(body) <= limit:
             return body
         span = _last_details_section(text)
@@ -46,7 +46,7 @@ def compose_comment(markdown: str, head_sha: str, *, limit: int = MAX_COMMENT_CH
             break
         text = (text[: span[0]] + text[span[1] :]).strip("\n")
         dropped += 1
-    note = _trim_note(dropped, cut=True)
+    note = _trim_note(dropped, limit, cut=True)
     room = limit - len(MARKER) - 1 - len(note) - len(footer)
     return f"{MARKER}\n{_cut_outside_code(text, room)}{note}{footer}"
 
@@ -95,7 +95,7 @@ def _normalise(body: str) -> str:
     return body.replace("\r\n", "\n").strip()
 
 
-def _trim_note(dropped: int, *, cut: bool) -> str:
+def _trim_note(dropped: int, limit: int, *, cut: bool) -> str:
     if not dropped and not cut:
         return ""
     parts = []
@@ -104,8 +104,7 @@ def _trim_note(dropped: int, *, cut: bool) -> str:
     if cut:
         parts.append("the rest cut short")
     return (
-        f"\n\n_Trimmed to fit GitHub's {MAX_COMMENT_CHARS:,}-character comment limit: "
-        f"{' and '.join(parts)}._"
+        f"\n\n_Trimmed to fit GitHub's {limit:,}-character comment limit: {' and '.join(parts)}._"
     )
 
 

@@ -39,6 +39,7 @@ def test_oversized_context_loses_whole_sections_from_the_end():
     assert len(body) <= MAX_COMMENT_CHARS
     assert "file_2.py" in body and "file_3.py" not in body
     assert "3 sections left out" in body
+    assert "65,536-character comment limit" in body
     assert body.count("<details>") == body.count("</details>") == 3
     assert body.rstrip().endswith(f"updated for {SHA}</sub>")
 
