@@ -7,11 +7,13 @@ from collections.abc import Callable
 import typer
 
 from graphiq_ci.commands import config as config
+from graphiq_ci.commands import context as context
 from graphiq_ci.commands import index as index
 from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
 
 COMMANDS: list[Callable[[typer.Typer], None]] = [
+    context.register,
     index.register,
     search.register,
     stats.register,

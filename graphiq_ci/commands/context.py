@@ -1,0 +1,71 @@
+"""`graphiq-ci context`: the main job — a task in, the code that matters out."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from graphiq_ci.cli import guarded
+from graphiq_ci.errors import GraphiqError
+
+
+def read_task(task: str | None, task_file: Path | None) -> str:
+    if task_file is not None:
+        try:
+            raw = sys.stdin.buffer.read() if str(task_file) == "-" else task_file.read_bytes()
+        except OSError as exc:
+            raise GraphiqError(f"cannot read the task file {task_file}: {exc.strerror}") from None
+        return raw.decode("utf-8", "replace")
+    return task or ""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def context(
+        task: str = typer.Argument(None, help="The task or PR description."),
+        task_file: Path = typer.Option(None, "--task-file", help="Read the task from a file "
+                                       "(- for standard input)."),
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
+        fmt: str = typer.Option("markdown", "--format", help="markdown, prompt or json."),
+        max_nodes: int = typer.Option(24, "--max-nodes", min=1, help="Symbols to keep."),
+        max_tokens: int = typer.Option(1800, "--max-tokens", min=100,
+                                       help="Token budget of the rendered context."),
+        depth: int = typer.Option(2, "--depth", min=0, max=6, help="BFS depth from entries."),
+        template: Path = typer.Option(None, "--template", help="Your own Jinja2 template."),
+        diagram: bool = typer.Option(False, "--diagram", help="Add a Mermaid diagram."),
+        explain: bool = typer.Option(False, "--explain", help="Show why each file ranked."),
+    ) -> None:
+        """Build the context for a task: ranked files, symbols, code, within a token budget."""
+        from graphiq_ci.context import Options, build_context
+        from graphiq_ci.render import render_json, render_text
+
+        def run() -> str:
+            if fmt not in ("markdown", "prompt", "json"):
+                raise GraphiqError(f"unknown format {fmt!r}: use markdown, prompt or json")
+            text = read_task(task, task_file)
+            ctx = build_context(repo, text, Options(max_nodes=max_nodes, depth=depth))
+            for note in ctx.notes:
+                typer.echo(f"graphiq-ci: {note}", err=True)
+            if not ctx.files and not ctx.symbols:
+                raise _NothingFound(ctx.stats.get("terms", []))
+            if fmt == "json":
+                rendered = render_text(ctx, "prompt", max_tokens=max_tokens)
+                return render_json(ctx, rendered)
+            out = render_text(ctx, fmt, max_tokens=max_tokens, template=template,
+                              with_diagram=diagram).text
+            if explain:
+                out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
+            return out
+
+        try:
+            typer.echo(guarded(run))
+        except _NothingFound as exc:
+            typer.echo(f"graphiq-ci: nothing relevant found for: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+
+class _NothingFound(Exception):
+    def __init__(self, terms: list[str]) -> None:
+        super().__init__(" ".join(terms) or "(no searchable words in the task)")

@@ -1,0 +1,101 @@
+"""Candidate symbols from every channel (CodeGraph), merged keeping each symbol's best score.
+
+Channels: the search pipeline's ranking; exact names with a co-location boost; class-prefix
+and stem variants with a brevity bonus; CamelCase-boundary matches; compound-term matches.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from graphiq_ci.context.terms import TaskTerms
+from graphiq_ci.search import GraphIndex, SearchResult
+from graphiq_ci.text import split_identifier, stem
+
+TEST_FACTOR = 0.3
+MAX_BOUNDARY = 60
+
+
+@dataclass
+class Candidates:
+    score: dict[int, float] = field(default_factory=dict)  # graph position → best score
+    reasons: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    exact: set[int] = field(default_factory=set)  # named exactly by the task
+
+    def offer(self, i: int, score: float, reason: str) -> None:
+        if score > self.score.get(i, 0.0):
+            self.score[i] = score
+        self.reasons[i].append(reason)
+
+
+def collect(g: GraphIndex, terms: TaskTerms, ranked: SearchResult, about_tests: bool) -> Candidates:
+    c = Candidates()
+    top = max((h.score for h in ranked.hits), default=1.0) or 1.0
+    for h in ranked.hits:
+        i = g.pos_of_id.get(h.id)
+        if i is not None:
+            c.offer(i, min(h.score, top) / top, "search")
+    _exact_names(g, terms, c)
+    _class_prefix(g, terms, c)
+    _boundary_and_compound(g, terms, c)
+    if not about_tests:
+        for i in c.score:
+            if g.is_test(i):
+                c.score[i] *= TEST_FACTOR
+    return c
+
+
+def _exact_names(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
+    """Names the task spells out; several of them in one file make that file's symbols stronger."""
+    hits: dict[int, str] = {}
+    for name in terms.symbols:
+        leaf = name.replace("::", ".").replace("#", ".").split(".")[-1]
+        for i in g.by_name.get(leaf.lower(), []):
+            if g.kinds[i] != "file" and (g.names[i] == leaf or leaf.islower()):
+                hits[i] = leaf
+    per_file: dict[int, set[str]] = defaultdict(set)
+    for i, leaf in hits.items():
+        per_file[g.file_of[i]].add(leaf)
+    for i, leaf in hits.items():
+        together = len(per_file[g.file_of[i]])
+        c.offer(i, 1.0 + 0.25 * (together - 1), f"named in the task: {leaf}")
+        c.exact.add(i)
+
+
+def _class_prefix(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
+    """`Rest` → `RestController`: title-cased words as type-name prefixes, shorter names first."""
+    for word in terms.words:
+        if len(word) < 4:
+            continue
+        prefix = word[:1].upper() + word[1:]
+        for lower, positions in g.by_name.items():
+            if lower.startswith(word) and lower != word:
+                for i in positions:
+                    if g.names[i].startswith(prefix) and g.kinds[i] not in ("file", "variable"):
+                        c.offer(i, 0.35 + 0.3 * len(word) / len(g.names[i]),
+                                f"class prefix: {prefix}")
+
+
+def _boundary_and_compound(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
+    """Names whose words include task terms: one term (boundary), two or more (compound)."""
+    wanted = {stem(w) for w in terms.words}
+    wanted |= {stem(p) for s in terms.symbols for p in split_identifier(s)}
+    wanted = {w for w in wanted if len(w) > 2}
+    if not wanted:
+        return
+    scored: list[tuple[float, int, int]] = []
+    for i, names in enumerate(g.name_terms):
+        if g.kinds[i] == "file" or not names:
+            continue
+        shared = names & wanted
+        if not shared:
+            continue
+        weight = sum(g.idf_of(t) for t in shared) / g.max_idf
+        scored.append((weight * len(shared) / len(names), len(shared), i))
+    scored.sort(reverse=True)
+    for value, count, i in scored[:MAX_BOUNDARY]:
+        if count >= 2:
+            c.offer(i, min(0.9, 0.5 + 0.4 * value), f"compound name: {count} task terms")
+        else:
+            c.offer(i, min(0.5, 0.2 + 0.3 * value), "name word in the task")

@@ -1,0 +1,97 @@
+"""Which files to open: file-level BM25, the file's best symbols, explicit mentions, the graph.
+
+Plain BM25 over whole files is a strong baseline for "which files does this task touch"; the
+symbol and graph signals are added to it, never substituted for it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from graphiq_ci.context.candidates import Candidates
+from graphiq_ci.context.terms import TaskTerms
+from graphiq_ci.lang import plugin_for
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.search.fts import file_bm25
+from graphiq_ci.store import Store
+
+#: file-level feature weights, by the names --explain prints
+FILE_WEIGHTS = {
+    "file_bm25": 1.0,
+    "symbols": 0.7,
+    "mentioned_path": 1.5,
+    "named_symbol": 0.6,
+    "graph": 0.25,
+    "not_code": 0.3,
+    "test_file": 0.3,
+}
+SYMBOL_DECAY = (1.0, 0.5, 0.25)
+FILE_LIMIT = 300
+
+
+@dataclass
+class FileScores:
+    score: dict[str, float] = field(default_factory=dict)
+    features: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
+
+
+def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[str],
+               cands: Candidates, about_tests: bool,
+               extra: dict[str, dict[str, float]] | None = None) -> FileScores:
+    w = FILE_WEIGHTS
+    fs = FileScores()
+    lex = file_bm25(store, query_terms, FILE_LIMIT)
+    top_lex = max(lex.values(), default=0.0) or 1.0
+    for path, s in lex.items():
+        fs.features[path]["file_bm25"] = w["file_bm25"] * s / top_lex
+
+    by_file: dict[int, list[float]] = defaultdict(list)
+    for i, s in cands.score.items():
+        by_file[g.file_of[i]].append(s)
+    agg = {f: sum(d * s for d, s in zip(SYMBOL_DECAY, sorted(v, reverse=True), strict=False))
+           for f, v in by_file.items()}
+    top_agg = max(agg.values(), default=0.0) or 1.0
+    for f, s in agg.items():
+        fs.features[g.paths[f]]["symbols"] = w["symbols"] * s / top_agg
+
+    for f in {g.file_of[i] for i in cands.exact}:
+        fs.features[g.paths[f]]["named_symbol"] = w["named_symbol"]
+    for mention in terms.paths:
+        for path in g.paths:
+            if path == mention or path.endswith("/" + mention):
+                fs.features[path]["mentioned_path"] = w["mentioned_path"]
+
+    _graph_neighbours(g, cands, fs)
+    for path, extra_features in (extra or {}).items():
+        fs.features[path].update(extra_features)
+
+    test_paths = {g.paths[f] for f in range(len(g.paths)) if g.path_is_test[f]}
+    languages = dict(store.conn.execute("SELECT path, language FROM files"))
+    for path, feats in fs.features.items():
+        total = sum(feats.values())
+        language = languages.get(path, "text")
+        if not plugin_for(language).grammar:
+            total *= w["not_code"]
+            feats["x_not_code"] = w["not_code"]
+        if path in test_paths and not about_tests:
+            total *= w["test_file"]
+            feats["x_test_file"] = w["test_file"]
+        fs.score[path] = total
+    return fs
+
+
+def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
+    """Files one structural edge away from the strongest candidates share some of their score."""
+    best = sorted(cands.score.items(), key=lambda kv: -kv[1])[:10]
+    spread: dict[int, float] = defaultdict(float)
+    for i, s in best:
+        home = g.file_of[i]
+        for adj in (g.out[i], g.inc[i]):
+            for j, weight, _ in adj[:20]:
+                f = g.file_of[j]
+                if f != home:
+                    spread[f] = max(spread[f], s * weight)
+    top = max(spread.values(), default=0.0) or 1.0
+    for f, s in spread.items():
+        fs.features[g.paths[f]]["graph"] = FILE_WEIGHTS["graph"] * s / top

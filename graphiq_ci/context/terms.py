@@ -1,0 +1,85 @@
+"""What a task text names: symbol-shaped words, code spans and paths, with Markdown noise removed.
+
+PR bodies arrive full of Markdown: links, images, HTML comments, checklists, emoji. Those are
+stripped first so "https://github.com/org/repo/pull/12" does not become the words "github pull".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphiq_ci.text import STOPWORDS, split_identifier
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_MENTION = re.compile(r"(?<![\w`])@[\w-]+")
+_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,5}|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|"
+    r"rs|java|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|vue))(?![\w/])"
+)
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
+
+
+@dataclass(frozen=True)
+class TaskTerms:
+    text: str  # the cleaned text the search pipeline sees
+    symbols: tuple[str, ...]  # code-shaped names: CamelCase, snake_case, dotted, code spans
+    paths: tuple[str, ...]
+    words: tuple[str, ...]  # plain identifiers that are not common English words
+
+
+def clean_markdown(text: str) -> str:
+    text = _HTML_COMMENT.sub(" ", text)
+    text = _IMAGE.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _URL.sub(" ", text)
+    text = _TAG.sub(" ", text)
+    text = _MENTION.sub(" ", text)
+    text = re.sub(r"^\s*[-*]\s*\[[ xX]\]\s*", "", text, flags=re.M)  # checklists
+    return text
+
+
+def _code_shaped(word: str) -> bool:
+    """CamelCase, camelCase, snake_case, SCREAMING_CASE, dotted/scoped or call-shaped."""
+    return bool(
+        re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|_\w|\.|::|#", word)
+        or (word[:1].isupper() and any(c.isupper() for c in word[1:]))
+    )
+
+
+def extract_terms(text: str) -> TaskTerms:
+    cleaned = clean_markdown(text)
+    spans = [m for block in _FENCE.findall(cleaned) for m in _IDENT.findall(block)]
+    spans += [s.strip() for s in _CODE_SPAN.findall(cleaned)]
+    paths = list(dict.fromkeys(p.strip("./") for p in _PATH.findall(cleaned)))
+    symbols: list[str] = []
+    for span in spans:
+        for ident in _IDENT.findall(span):
+            ident = ident.rstrip(".")
+            if len(ident) > 1 and ident.lower() not in STOPWORDS and not _PATH.fullmatch(ident):
+                symbols.append(ident)
+    words: list[str] = []
+    for ident in _IDENT.findall(_CODE_SPAN.sub(" ", cleaned)):
+        ident = ident.strip(".")
+        if _PATH.fullmatch(ident) or any(ident.endswith(p) for p in paths):
+            continue
+        if _code_shaped(ident):
+            symbols.append(ident)
+        elif len(ident) > 2 and ident.lower() not in STOPWORDS:
+            words.append(ident.lower())
+    # scoped names also contribute their leaf (`Session.request` → `request`)
+    leaves = [re.split(r"\.|::|#", s)[-1] for s in symbols if re.search(r"\.|::|#", s)]
+    all_symbols = [s for s in dict.fromkeys(symbols + leaves)
+                   if split_identifier(s) and not _is_prose(s)]
+    return TaskTerms(cleaned, tuple(all_symbols), tuple(paths), tuple(dict.fromkeys(words)))
+
+
+def _is_prose(word: str) -> bool:
+    """Sentence-start capitals and version strings are not code names."""
+    return bool(re.fullmatch(r"[A-Z][a-z]+|v?\d+(\.\d+)*|[A-Z]", word))
