@@ -6,7 +6,7 @@ import textwrap
 
 from graphiq_ci.lang.extract import extract
 from graphiq_ci.lang.registry import plugin_for
-from graphiq_ci.model import EdgeKind, ParsedFile
+from graphiq_ci.model import EdgeKind, ParsedFile, Symbol
 
 
 def parse(language: str, path: str, source: str) -> ParsedFile:
@@ -19,8 +19,11 @@ def symbols(parsed: ParsedFile) -> set[tuple[str, str, int]]:
     return {(s.kind.value, s.qualified, s.line) for s in parsed.symbols}
 
 
-def symbol(parsed: ParsedFile, qualified: str):  # noqa: ANN201 - Symbol
-    matches = [s for s in parsed.symbols if s.qualified == qualified]
+def symbol(parsed: ParsedFile, qualified: str, kind: str | None = None) -> Symbol:
+    """The one symbol with this qualified name (and kind, when names repeat)."""
+    matches = [
+        s for s in parsed.symbols if s.qualified == qualified and kind in (None, s.kind.value)
+    ]
     assert len(matches) == 1, (qualified, matches)
     return matches[0]
 

@@ -1,0 +1,106 @@
+; C: functions and prototypes, structs/unions/enums, typedefs, macros, globals, calls, includes.
+
+; Functions: the name sits under a function_declarator, itself under up to two pointer_declarators
+; (`char **f(void)`). Prototypes (`int f(int);`, the API of a header) are functions too.
+(function_definition
+  declarator: [(function_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+               (pointer_declarator
+                 declarator: (pointer_declarator
+                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+(declaration
+  declarator: [(function_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+               (pointer_declarator
+                 declarator: (pointer_declarator
+                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+
+; `struct s {…};` (and unions, enums) at file level or inside #if blocks (header guards). A
+; `typedef struct {…} s_t;` is defined by the whole typedef, named by the typedef name, so its
+; doc comment attaches and a tagged typedef is one symbol, not two.
+([(translation_unit [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_ifdef [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                  (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                  (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_if [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+               (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+               (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_else [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                      (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                      (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])])
+(type_definition
+  type: [(struct_specifier body: (_)) (union_specifier body: (_))]
+  declarator: (type_identifier) @name) @definition.struct
+(type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @definition.enum
+; Other typedefs: plain (`typedef unsigned long id_t;`), pointer, and function-pointer types.
+(type_definition
+  type: [(primitive_type) (type_identifier) (sized_type_specifier) (struct_specifier !body)
+         (union_specifier !body) (enum_specifier !body)]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (type_identifier) @name)))]) @definition.type
+
+(field_declaration_list
+  (field_declaration
+    declarator: [(field_identifier) @name
+                 (pointer_declarator declarator: (field_identifier) @name)
+                 (array_declarator declarator: (field_identifier) @name)]) @definition.field)
+(enumerator_list (enumerator name: (identifier) @name) @definition.constant)
+
+; Macros: object-like ones with a value are constants (include guards have none).
+(preproc_def name: (identifier) @name value: (_)) @definition.constant
+(preproc_function_def name: (identifier) @name) @definition.function
+
+; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
+([(translation_unit
+    (declaration
+      declarator: [(identifier) @name
+                   (pointer_declarator declarator: (identifier) @name)
+                   (array_declarator declarator: (identifier) @name)
+                   (init_declarator
+                     declarator: [(identifier) @name
+                                  (pointer_declarator declarator: (identifier) @name)
+                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
+  (preproc_ifdef
+    (declaration
+      declarator: [(identifier) @name
+                   (pointer_declarator declarator: (identifier) @name)
+                   (array_declarator declarator: (identifier) @name)
+                   (init_declarator
+                     declarator: [(identifier) @name
+                                  (pointer_declarator declarator: (identifier) @name)
+                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
+
+; Calls: `f()`, `s->f()`/`s.f()` (function pointers) → f.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+
+; Type references where a type is used (type_identifier also names typedefs and tags).
+([(parameter_declaration type: (type_identifier) @name @reference.type)
+  (declaration type: (type_identifier) @name @reference.type)
+  (field_declaration type: (type_identifier) @name @reference.type)
+  (function_definition type: (type_identifier) @name @reference.type)
+  (type_definition type: (type_identifier) @name @reference.type)
+  (type_descriptor type: (type_identifier) @name @reference.type)
+  (struct_specifier !body name: (type_identifier) @name @reference.type)
+  (union_specifier !body name: (type_identifier) @name @reference.type)
+  (enum_specifier !body name: (type_identifier) @name @reference.type)]
+ (#not-match? @name "^(size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE)$"))
+
+; `#include "x.h"` → x.h (no quotes); `#include <x.h>` → <x.h> (imports.c_include strips <>).
+(preproc_include path: (string_literal (string_content) @name)) @reference.import
+(preproc_include path: (system_lib_string) @name) @reference.import
+
+; Deep-graph tokens.
+(field_expression field: (field_identifier) @deep.field)
+(field_designator (field_identifier) @deep.field)
+(number_literal) @deep.literal
+(string_literal (string_content) @deep.literal)
+(comment) @comment

@@ -1,0 +1,242 @@
+; C++: the C patterns plus classes, namespaces, methods (in-class and `A::f` out of line), aliases,
+; base classes, `new`, templates. extract.py attaches a comment above `template <…>` to the class.
+
+; Functions: the name sits under a function_declarator, itself under up to two pointer_declarators
+; (`char **f(void)`). Prototypes (`int f(int);`, the API of a header) are functions too.
+(function_definition
+  declarator: [(function_declarator
+                 declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+               (pointer_declarator
+                 declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
+               (reference_declarator
+                 (function_declarator declarator: [(identifier) (field_identifier)] @name))
+               (pointer_declarator
+                 declarator: (pointer_declarator
+                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+; Out-of-line members `R A::f(…) {…}`: named f (the class is not their lexical parent); `A::A` is a
+; constructor.
+((function_definition
+   declarator: [(function_declarator
+                  declarator: (qualified_identifier
+                    scope: (_) @_scope
+                    name: [(identifier) (destructor_name) (operator_name)] @name))
+                (pointer_declarator
+                  declarator: (function_declarator
+                    declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name)))
+                (reference_declarator
+                  (function_declarator
+                    declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name)))]) @definition.function
+ (#not-eq? @_scope @name))
+((function_definition
+   declarator: (function_declarator
+     declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name))) @definition.constructor
+ (#eq? @_scope @name))
+; In-class declarations: `T f(…);` is a method, `A(…);` a constructor, `~A();` a destructor. An
+; inline constructor `A(…) {…}` also matches the function pattern above; the class-anchored
+; pattern starts at an outer node, so tree-sitter reports it first and extract.py keeps it.
+(field_declaration_list
+  (field_declaration
+    declarator: [(function_declarator declarator: [(field_identifier) (operator_name)] @name)
+                 (pointer_declarator
+                   declarator: (function_declarator declarator: (field_identifier) @name))
+                 (reference_declarator
+                   (function_declarator declarator: [(field_identifier) (operator_name)] @name))]) @definition.method)
+(field_declaration_list
+  (declaration
+    declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+(field_declaration_list
+  (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method)
+(field_declaration_list
+  (function_definition
+    declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+
+(class_specifier name: (type_identifier) @name body: (_)) @definition.class
+(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.namespace
+(alias_declaration name: (type_identifier) @name) @definition.type
+(concept_definition name: (identifier) @name) @definition.type
+(declaration
+  declarator: [(function_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+               (pointer_declarator
+                 declarator: (pointer_declarator
+                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+
+; `struct s {…};` (and unions, enums) at file level or inside #if blocks (header guards). A
+; `typedef struct {…} s_t;` is defined by the whole typedef, named by the typedef name, so its
+; doc comment attaches and a tagged typedef is one symbol, not two.
+([(translation_unit [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_ifdef [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                  (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                  (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_if [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+               (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+               (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (preproc_else [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (declaration_list [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (template_declaration [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                         (union_specifier name: (type_identifier) @name body: (_)) @definition.struct])
+  (field_declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                            (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                            (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
+  (declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                      (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+                      (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])])
+(type_definition
+  type: [(struct_specifier body: (_)) (union_specifier body: (_))]
+  declarator: (type_identifier) @name) @definition.struct
+(type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @definition.enum
+; Other typedefs: plain (`typedef unsigned long id_t;`), pointer, and function-pointer types.
+(type_definition
+  type: [(primitive_type) (type_identifier) (sized_type_specifier) (struct_specifier !body)
+         (union_specifier !body) (enum_specifier !body)]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (type_identifier) @name)))]) @definition.type
+
+(field_declaration_list
+  (field_declaration
+    declarator: [(field_identifier) @name
+                 (reference_declarator (field_identifier) @name)
+                 (pointer_declarator declarator: (field_identifier) @name)
+                 (array_declarator declarator: (field_identifier) @name)]) @definition.field)
+(enumerator_list (enumerator name: (identifier) @name) @definition.constant)
+
+; Macros: object-like ones with a value are constants (include guards have none).
+(preproc_def name: (identifier) @name value: (_)) @definition.constant
+(preproc_function_def name: (identifier) @name) @definition.function
+
+; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
+([(translation_unit
+    (declaration
+      declarator: [(identifier) @name
+                   (pointer_declarator declarator: (identifier) @name)
+                   (array_declarator declarator: (identifier) @name)
+                   (init_declarator
+                     declarator: [(identifier) @name
+                                  (pointer_declarator declarator: (identifier) @name)
+                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
+  (declaration_list
+    (declaration
+      declarator: [(identifier) @name
+                   (pointer_declarator declarator: (identifier) @name)
+                   (array_declarator declarator: (identifier) @name)
+                   (init_declarator
+                     declarator: [(identifier) @name
+                                  (pointer_declarator declarator: (identifier) @name)
+                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
+  (preproc_ifdef
+    (declaration
+      declarator: [(identifier) @name
+                   (pointer_declarator declarator: (identifier) @name)
+                   (array_declarator declarator: (identifier) @name)
+                   (init_declarator
+                     declarator: [(identifier) @name
+                                  (pointer_declarator declarator: (identifier) @name)
+                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
+
+; Calls: `f()`, `o.f()`, `o->f()`, `ns::f()`, `f<T>()` → f; `new T(…)` → T.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
+(call_expression
+  function: (qualified_identifier
+    name: [(identifier) @name
+           (template_function name: (identifier) @name)
+           (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])])) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
+(new_expression
+  type: [(type_identifier) @name
+         (template_type name: (type_identifier) @name)
+         (qualified_identifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])]) @reference.call
+
+; `class A : public B, C<T>` → extends B and C.
+(base_class_clause
+  [(type_identifier) @name
+   (template_type name: (type_identifier) @name)
+   (qualified_identifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])] @reference.extends)
+
+; Type references where a type is used: plain, `ns::T`, `T<…>` (template arguments are type
+; descriptors, so they are covered). type_identifier also names declarations, hence the parents.
+; Single letters (template parameters) and the std basics are skipped.
+([(parameter_declaration type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (optional_parameter_declaration type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (declaration type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (field_declaration type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (function_definition type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (type_definition type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (type_descriptor type: [(type_identifier) @name @reference.type
+                  (template_type name: (type_identifier) @name @reference.type)
+                  (qualified_identifier
+                    name: [(type_identifier) @name @reference.type
+                           (template_type name: (type_identifier) @name @reference.type)
+                           (qualified_identifier
+                             name: [(type_identifier) @name @reference.type
+                                    (template_type name: (type_identifier) @name @reference.type)])])])
+  (struct_specifier !body name: (type_identifier) @name @reference.type)
+  (union_specifier !body name: (type_identifier) @name @reference.type)
+  (enum_specifier !body name: (type_identifier) @name @reference.type)]
+ (#not-match? @name "^([A-Z]|size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE|string|string_view|vector|map|unordered_map|set|unordered_set|optional|pair|tuple|shared_ptr|unique_ptr|weak_ptr|function|array|span)$"))
+
+; `#include "x.h"` → x.h (no quotes); `#include <x.h>` → <x.h> (imports.c_include strips <>).
+(preproc_include path: (string_literal (string_content) @name)) @reference.import
+(preproc_include path: (system_lib_string) @name) @reference.import
+
+; Deep-graph tokens.
+(field_expression field: (field_identifier) @deep.field)
+(field_initializer (field_identifier) @deep.field)
+(field_designator (field_identifier) @deep.field)
+(number_literal) @deep.literal
+(string_literal (string_content) @deep.literal)
+(raw_string_literal (raw_string_content) @deep.literal)
+(comment) @comment
