@@ -27,7 +27,7 @@ class Budgets:
     """How much context one answer may hold: graph nodes, rendered tokens, walk depth."""
 
     max_nodes: int = 24
-    max_tokens: int = 4000
+    max_tokens: int = 1800
     depth: int = 2
 
 

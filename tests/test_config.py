@@ -22,7 +22,7 @@ def test_missing_file_means_defaults(tmp_path):
 
     assert config == Config()
     assert warnings == []
-    assert config.budgets == Budgets(max_nodes=24, max_tokens=4000, depth=2)
+    assert config.budgets == Budgets(max_nodes=24, max_tokens=1800, depth=2)
     assert config.max_file_size == 1024 * 1024
     assert config.cochange_commits == 500
     assert config.languages is None
@@ -139,7 +139,7 @@ def test_show_prints_the_effective_configuration(tmp_path, cli):
 def test_show_json(tmp_path, cli):
     result = CliRunner().invoke(cli, ["config", "--show", "--json", "--repo", str(tmp_path)])
 
-    assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 4000, "depth": 2}
+    assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 1800, "depth": 2}
 
 
 def test_show_reports_config_errors_on_one_line(tmp_path, cli):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from graphiq_ci.github.client import GitHubClient, GitHubError, IssueComment
-from graphiq_ci.github.sanitize import escape_md_inline, iter_fenced_lines
+from graphiq_ci.render.safe import escape_md_inline, iter_fenced_lines
 
 MARKER = "<!-- graphiq-ci:context -->"
 MAX_COMMENT_CHARS = 65_536

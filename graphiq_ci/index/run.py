@@ -15,9 +15,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pathspec
+
+from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.deep import rebuild_deep_edges
-from graphiq_ci.index.parse import DEFAULT_MAX_FILE_SIZE, FileRecord, parse_file
+from graphiq_ci.index.history import refresh_history
+from graphiq_ci.index.parse import FileRecord, parse_file
 from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
@@ -207,21 +211,36 @@ class _Writer:
         self.tokens.update((k, tok) for _, k, tok in deep)
 
 
-def run_index(repo: Path, *, full: bool = False, max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
               progress: Progress | None = None) -> IndexReport:
-    """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`."""
+    """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`.
+
+    `config` defaults to the repository's `.graphiq.yml`.
+    """
     t0 = time.perf_counter()
     root = find_root(repo)
+    warnings: list[str] = []
+    if config is None:
+        config, warnings = load_config(root)
     store = open_store(root)
     try:
-        report = _run(store, root, full, max_file_size, progress)
+        report = _run(store, root, full, config, progress)
+        report.notes += warnings
     finally:
         store.close()
     report.seconds = time.perf_counter() - t0
     return report
 
 
-def _run(store: Store, root: Path, full: bool, max_size: int,
+def _selected(files: list[FileStat], config: Config) -> list[FileStat]:
+    """`include` / `exclude` globs from `.graphiq.yml` (gitignore syntax)."""
+    include = pathspec.GitIgnoreSpec.from_lines(config.include) if config.include else None
+    exclude = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
+    return [f for f in files if (include is None or include.match_file(f.path))
+            and not (exclude is not None and exclude.match_file(f.path))]
+
+
+def _run(store: Store, root: Path, full: bool, config: Config,
          progress: Progress | None) -> IndexReport:
     report = IndexReport(notes=list(store.notes))
     conn = store.conn
@@ -230,7 +249,7 @@ def _run(store: Store, root: Path, full: bool, max_size: int,
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
                           "files_fts"):
                 conn.execute(f"DELETE FROM {table}")
-    on_disk = list_files(root)
+    on_disk = _selected(list_files(root), config)
     report.files_seen = len(on_disk)
     known = {p: (m, s, h) for p, m, s, h in
              conn.execute("SELECT path, mtime_ns, size, content_hash FROM files")}
@@ -259,7 +278,9 @@ def _run(store: Store, root: Path, full: bool, max_size: int,
                     report.parse_errors[rec.path] = rec.parsed.error
         batch.clear()
 
-    for rec in _parse_all(root, todo, max_size, progress):
+    for rec in _parse_all(root, todo, config.max_file_size, progress):
+        if config.languages is not None and rec.language not in config.languages:
+            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", None
         batch.append(rec)
         if len(batch) >= BATCH_FILES:
             flush()
@@ -281,7 +302,10 @@ def _run(store: Store, root: Path, full: bool, max_size: int,
             rebuild_deep_edges(store, tokens_)
             store.set_meta("generation", str(store.generation + 1))
             store.set_meta("pending", "0")
+    head = current_head(root)
+    if head != store.get_meta("indexed_head") or full:
+        report.notes += refresh_history(store, root, config.cochange_commits)
     with store.transaction():
-        store.set_meta("indexed_head", current_head(root))
+        store.set_meta("indexed_head", head)
         store.set_meta("indexed_at", str(time.time()))
     return report

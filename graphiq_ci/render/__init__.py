@@ -21,8 +21,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from graphiq_ci.context.model import Context, Snippet
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.github.sanitize import code_block, escape_md_inline, neutralise_mentions
 from graphiq_ci.render.mermaid import diagram as mermaid_diagram
+from graphiq_ci.render.safe import code_block, escape_md_inline, neutralise_mentions
 from graphiq_ci.render.tokens import count_tokens, counter_name
 
 FORMATS = ("markdown", "prompt", "json")
@@ -105,7 +105,7 @@ def _template(fmt: str, template: Path | None) -> jinja2.Template:
 def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
                 template: Path | None = None, with_diagram: bool = False) -> Rendered:
     """Markdown or prompt text within `max_tokens` (a custom template replaces the built-in)."""
-    if fmt not in ("markdown", "prompt", "pr_comment"):
+    if fmt not in ("markdown", "prompt", "pr_comment") and template is None:
         raise GraphiqError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     tpl = _template(fmt, template)
 

@@ -10,7 +10,7 @@ from graphiq_ci.github.comment import (
     compose_comment,
     upsert_comment,
 )
-from graphiq_ci.github.sanitize import iter_fenced_lines
+from graphiq_ci.render.safe import iter_fenced_lines
 
 SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
 

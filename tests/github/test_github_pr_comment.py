@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from graphiq_ci.commands import pr_comment as pr_comment_command
 from graphiq_ci.github.comment import MARKER, MAX_COMMENT_CHARS
 from graphiq_ci.github.pr_comment import RenderedContext, run_pr_comment
-from graphiq_ci.github.sanitize import code_block, escape_md_inline, sanitize_markdown
+from graphiq_ci.render.safe import code_block, escape_md_inline, sanitize_markdown
 
 
 def render(pr):

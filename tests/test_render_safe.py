@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphiq_ci.github.sanitize import (
+from graphiq_ci.render.safe import (
     ZERO_WIDTH_JOINER,
     code_block,
     escape_md_inline,
