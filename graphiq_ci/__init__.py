@@ -2,4 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
+__all__ = ["build_context", "render_text"]
+
+
+def __getattr__(name: str) -> Any:
+    """`graphiq_ci.build_context` and `graphiq_ci.render_text`, imported on first use only."""
+    if name == "build_context":
+        from graphiq_ci.context import build_context
+
+        return build_context
+    if name == "render_text":
+        from graphiq_ci.render import render_text
+
+        return render_text
+    raise AttributeError(name)

@@ -9,6 +9,7 @@ import typer
 from graphiq_ci.commands import config as config
 from graphiq_ci.commands import context as context
 from graphiq_ci.commands import index as index
+from graphiq_ci.commands import pr_comment as pr_comment
 from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
 
@@ -18,4 +19,5 @@ COMMANDS: list[Callable[[typer.Typer], None]] = [
     search.register,
     stats.register,
     config.register,
+    pr_comment.register,
 ]

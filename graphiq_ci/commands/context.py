@@ -29,31 +29,41 @@ def register(app: typer.Typer) -> None:
                                        "(- for standard input)."),
         repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
         fmt: str = typer.Option("markdown", "--format", help="markdown, prompt or json."),
-        max_nodes: int = typer.Option(24, "--max-nodes", min=1, help="Symbols to keep."),
-        max_tokens: int = typer.Option(1800, "--max-tokens", min=100,
-                                       help="Token budget of the rendered context."),
-        depth: int = typer.Option(2, "--depth", min=0, max=6, help="BFS depth from entries."),
+        max_nodes: int = typer.Option(None, "--max-nodes", min=1,
+                                      help="Symbols to keep [default: 24, or .graphiq.yml]."),
+        max_tokens: int = typer.Option(None, "--max-tokens", min=100,
+                                       help="Token budget [default: 1800, or .graphiq.yml]."),
+        depth: int = typer.Option(None, "--depth", min=0, max=6,
+                                  help="BFS depth from the entry points [default: 2]."),
+        diff: bool = typer.Option(False, "--diff", help="PR mode: start from the branch's "
+                                  "changed symbols (implied with no task on a branch)."),
+        base: str = typer.Option(None, "--base", help="Compare with this ref (implies --diff)."),
         template: Path = typer.Option(None, "--template", help="Your own Jinja2 template."),
         diagram: bool = typer.Option(False, "--diagram", help="Add a Mermaid diagram."),
         explain: bool = typer.Option(False, "--explain", help="Show why each file ranked."),
     ) -> None:
         """Build the context for a task: ranked files, symbols, code, within a token budget."""
+        from graphiq_ci.config import load_config
         from graphiq_ci.context import Options, build_context
+        from graphiq_ci.index import find_root
         from graphiq_ci.render import render_json, render_text
 
         def run() -> str:
             if fmt not in ("markdown", "prompt", "json"):
                 raise GraphiqError(f"unknown format {fmt!r}: use markdown, prompt or json")
             text = read_task(task, task_file)
-            ctx = build_context(repo, text, Options(max_nodes=max_nodes, depth=depth))
+            budgets = load_config(find_root(repo))[0].budgets
+            opts = Options(max_nodes=max_nodes or budgets.max_nodes,
+                           depth=budgets.depth if depth is None else depth)
+            ctx = build_context(repo, text, opts, diff=diff, base=base)
             for note in ctx.notes:
                 typer.echo(f"graphiq-ci: {note}", err=True)
             if not ctx.files and not ctx.symbols:
                 raise _NothingFound(ctx.stats.get("terms", []))
+            budget = max_tokens or budgets.max_tokens
             if fmt == "json":
-                rendered = render_text(ctx, "prompt", max_tokens=max_tokens)
-                return render_json(ctx, rendered)
-            out = render_text(ctx, fmt, max_tokens=max_tokens, template=template,
+                return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
+            out = render_text(ctx, fmt, max_tokens=budget, template=template,
                               with_diagram=diagram).text
             if explain:
                 out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)

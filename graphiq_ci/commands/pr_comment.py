@@ -104,15 +104,21 @@ def _render_context_markdown(
     fmt: str,
     template: Path | None,
 ) -> RenderedContext:
-    """The PR's context, rendered: the comment Markdown, cited files, the `fmt` rendition.
+    """The PR's context in PR mode: the comment Markdown, cited files, the `fmt` rendition."""
+    from graphiq_ci.context import Options, build_context
+    from graphiq_ci.render import render_json, render_text
 
-    To be completed when `graphiq_ci.context` lands (import it lazily here): build the
-    context for the task text `pull_request.title` + `pull_request.body` against `base`
-    within the budgets, render the `pr_comment` template (or `template`) to Markdown with
-    the untrusted text passed through `graphiq_ci.github.sanitize`, and return
-    `RenderedContext(markdown, files=ranked paths, context_text=the fmt rendition)`.
-    """
-    raise GraphiqError(
-        "pr-comment: the context builder is not wired in yet "
-        "(graphiq_ci.commands.pr_comment._render_context_markdown)"
-    )
+    task = f"{pull_request.title}\n\n{pull_request.body}"
+    opts = Options(max_nodes=max_nodes, depth=config.budgets.depth)
+    ctx = build_context(repo_root, task, opts, diff=True, base=base)
+    custom = template or (repo_root / config.templates["pr_comment"]
+                          if "pr_comment" in config.templates else None)
+    comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, template=custom,
+                          with_diagram=True)
+    if fmt == "json":
+        text = render_json(ctx, render_text(ctx, "prompt", max_tokens=max_tokens))
+    elif fmt == "markdown":
+        text = comment.text
+    else:
+        text = render_text(ctx, fmt, max_tokens=max_tokens).text
+    return RenderedContext(comment.text, tuple(f.path for f in ctx.files), text)

@@ -1,8 +1,9 @@
-"""The context builder (CodeGraph's method on top of the ranked retrieval)."""
+"""The context builder (CodeGraph's method on top of the ranked retrieval), task and PR mode."""
 
 from __future__ import annotations
 
-from graphiq_ci.context.builder import Options, assemble, build_context
+from graphiq_ci.context.api import build_context
+from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol, Snippet
 
 __all__ = ["Context", "ContextFile", "ContextSymbol", "Options", "Snippet", "assemble",

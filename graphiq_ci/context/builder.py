@@ -1,12 +1,11 @@
-"""`build_context`: task text → ranked files and symbols, the kept subgraph and its snippets.
+"""`assemble`: task text → ranked files and symbols, the kept subgraph and its snippets.
 
-Stages, top to bottom: refresh the index → extract terms → rank (search pipeline) → candidates
-from every channel → rank files → entry points → BFS under budgets → edge recovery → snippets.
+Stages, top to bottom: extract terms → rank (search pipeline) → candidates from every channel
+→ rank files → entry points → BFS under budgets → edge recovery → snippets.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,13 +14,10 @@ from graphiq_ci.context.expand import Budget, expand, recover_edges
 from graphiq_ci.context.files import FileScores, rank_files
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol, Snippet
 from graphiq_ci.context.terms import extract_terms
-from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index import find_root, run_index
-from graphiq_ci.search import Boosts, GraphIndex, load_graph, rank
+from graphiq_ci.search import Boosts, GraphIndex, rank
 from graphiq_ci.search.query import parse_query
-from graphiq_ci.store import Store, open_store
+from graphiq_ci.store import Store
 
-MAX_TASK_CHARS = 20_000
 ENTRY_POINTS = 5
 RANKED_FILES = 20
 SEARCH_DEPTH = 80
@@ -31,39 +27,17 @@ SEARCH_DEPTH = 80
 class Options:
     max_nodes: int = 24
     depth: int = 2
-    refresh: bool = True
-
-
-def build_context(repo: Path, task: str, options: Options | None = None,
-                  boosts: Boosts | None = None) -> Context:
-    """The context for `task` in `repo` (indexing what is stale first)."""
-    opts = options or Options()
-    if not task.strip():
-        raise GraphiqError("the task is empty: pass a description, or --diff on a branch")
-    root = find_root(repo)
-    t0 = time.perf_counter()
-    notes: list[str] = []
-    if opts.refresh:
-        notes += run_index(root).notes
-    index_s = time.perf_counter() - t0
-    store = open_store(root)
-    try:
-        g = load_graph(store, root)
-        ctx = assemble(store, g, root, task[:MAX_TASK_CHARS], opts, boosts)
-    finally:
-        store.close()
-    ctx.notes = notes + ctx.notes
-    ctx.stats.update(index_seconds=round(index_s, 3),
-                     seconds=round(time.perf_counter() - t0, 3))
-    return ctx
+    refresh: bool = True  # index what is stale first
+    weights: tuple[tuple[str, float], ...] = ()  # feature overrides (from .graphiq.yml)
 
 
 def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
              boosts: Boosts | None = None) -> Context:
-    """Everything after the index is fresh; the benchmark and PR mode call this directly."""
+    """The context of `task` over a fresh index (`build_context` refreshes it first)."""
     terms = extract_terms(task)
     q = parse_query(terms.text)
-    ranked = rank(store, g, terms.text, top=SEARCH_DEPTH, boosts=boosts, diversity=False)
+    ranked = rank(store, g, terms.text, top=SEARCH_DEPTH, boosts=boosts, diversity=False,
+                 weights=dict(opts.weights))
     cands = collect(g, terms, ranked, q.about_tests)
     extra = boosts.per_file if boosts else None
     files = rank_files(store, g, terms, list(q.terms), cands, q.about_tests, extra)

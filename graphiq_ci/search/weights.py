@@ -86,9 +86,9 @@ FEATURES: dict[str, float] = {
     "case_match": 0.3,
     "visibility_private": 0.95,
     # git boosts (issue: git awareness), additive and shown by --explain
-    "branch": 1.5,
-    "branch_dir": 0.4,
-    "recency": 0.3,
+    "branch": 0.6,
+    "branch_dir": 0.15,
+    "recency": 0.1,
     "cochange": 0.8,
 }
 

@@ -1,0 +1,72 @@
+"""`build_context`, the library entry point: refresh the index, read git, build the context.
+
+Task mode ranks what the text describes; PR mode (`diff=True`, or no text on a feature branch)
+starts from the branch's changed symbols. Git facts are read once here, never in a scorer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from graphiq_ci.config import load_config
+from graphiq_ci.context.builder import Options, assemble
+from graphiq_ci.context.git_signals import git_boosts
+from graphiq_ci.context.model import Context
+from graphiq_ci.context.pr_mode import pr_context
+from graphiq_ci.errors import GraphiqError
+from graphiq_ci.index import find_root, run_index
+from graphiq_ci.search import load_graph
+from graphiq_ci.search.weights import FEATURES
+from graphiq_ci.store import open_store
+from graphiq_ci.vcs import BranchDiff, branch_changes, find_trunk
+
+MAX_TASK_CHARS = 20_000
+
+
+def _branch(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff | None, str]:
+    try:
+        return branch_changes(root, base, find_trunk(root, trunk)), ""
+    except GraphiqError as exc:
+        if base:
+            raise
+        return None, f"git facts unavailable: {exc}"
+
+
+def build_context(repo: Path, task: str = "", options: Options | None = None, *,
+                  diff: bool = False, base: str | None = None) -> Context:
+    """The context for `task` in `repo`; `diff`/`base` switch on PR mode."""
+    t0 = time.perf_counter()
+    root = find_root(repo)
+    config, notes = load_config(root)
+    opts = options or Options(max_nodes=config.budgets.max_nodes, depth=config.budgets.depth)
+    if config.weights and not opts.weights:
+        opts = replace(opts, weights=tuple(config.weights.items()))
+    task = task[:MAX_TASK_CHARS]
+    if opts.refresh:
+        notes += run_index(root, config=config).notes
+    index_s = time.perf_counter() - t0
+    branch, note = _branch(root, base, config.trunk)
+    notes += [note] if note else []
+    on_feature_branch = branch is not None and bool(branch.files)
+    pr_mode = diff or base is not None or (not task.strip() and on_feature_branch)
+    if pr_mode and branch is None:
+        raise GraphiqError("--diff needs a git repository with at least one commit")
+    if not task.strip() and not pr_mode:
+        raise GraphiqError("the task is empty: pass a description, or --diff on a branch")
+    store = open_store(root)
+    try:
+        g = load_graph(store, root)
+        weights = {**FEATURES, **dict(opts.weights)}
+        if pr_mode:
+            assert branch is not None
+            ctx = pr_context(store, g, root, task, branch, opts, weights)
+        else:
+            ctx = assemble(store, g, root, task, opts, git_boosts(store, weights, branch))
+    finally:
+        store.close()
+    ctx.notes = notes + ctx.notes
+    ctx.stats.update(mode="pr" if pr_mode else "task", index_seconds=round(index_s, 3),
+                     seconds=round(time.perf_counter() - t0, 3))
+    return ctx

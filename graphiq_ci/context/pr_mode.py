@@ -1,0 +1,98 @@
+"""PR mode: what changed, what depends on it, and what usually changes with it but did not.
+
+The branch's changed symbols become entry points beside whatever the task text finds; their
+callers (impact), callees and the tests that reach them are added under the same budgets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphiq_ci.context.builder import Options, assemble, snippets
+from graphiq_ci.context.git_signals import cochanged_with, git_boosts
+from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
+from graphiq_ci.model import EdgeKind
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.search.graph import EDGE_KINDS
+from graphiq_ci.search.weights import FEATURES
+from graphiq_ci.store import Store
+from graphiq_ci.vcs import BranchDiff, changed_hunks, changed_symbols
+
+SECTION_SHARE = {"changed": 0.4, "impact": 0.25, "tests": 0.15}
+_IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
+                    if k in (EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.EXTENDS,
+                             EdgeKind.IMPLEMENTS))
+_TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
+
+
+def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff) -> list[int]:
+    """Graph positions of the symbols the branch's hunks touch, most-changed first."""
+    if not diff.files or diff.base_commit is None:
+        return []
+    paths = [p for p in diff.paths if p in set(g.paths)]
+    spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i])
+             for i in range(len(g.ids)) if g.kinds[i] != "file" and g.path(i) in set(paths)]
+    hunks = changed_hunks(root, diff.base_commit, paths)
+    found = changed_symbols(hunks, spans)
+    key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in range(len(g.ids))}
+    ranked = sorted(found, key=lambda c: -c.changed_lines)
+    return [key[(c.path, c.qualified, c.line)] for c in ranked
+            if (c.path, c.qualified, c.line) in key]
+
+
+def _neighbours(g: GraphIndex, sources: list[int], codes: frozenset[int],
+                exclude: set[int]) -> list[int]:
+    out: list[int] = []
+    for i in sources:
+        for j, _, code in g.inc[i]:
+            if code in codes and j not in exclude and j not in out and g.kinds[j] != "file":
+                out.append(j)
+    return out
+
+
+def _as_symbol(g: GraphIndex, i: int, role: str, reason: str) -> ContextSymbol:
+    return ContextSymbol(id=g.ids[i], name=g.names[i], qualified=g.qualified[i],
+                         kind=g.kinds[i], file=g.path(i), line=g.lines[i],
+                         end_line=g.end_lines[i], score=0.0, reasons=[reason], role=role)
+
+
+def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchDiff,
+               opts: Options, weights: dict[str, float] | None = None) -> Context:
+    w = {**FEATURES, **(weights or {})}
+    changed = changed_positions(store, g, root, diff)
+    names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
+    text = task.strip() or f"Changes to {names or ', '.join(diff.paths[:10])}"
+    ctx = assemble(store, g, root, f"{text}\n{names}" if task.strip() else text, opts,
+                   git_boosts(store, w, diff))
+    budget = opts.max_nodes
+    chosen: dict[str, list[int]] = {}
+    chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]
+    taken = set(chosen["changed"])
+    chosen["impact"] = _neighbours(g, chosen["changed"], _IMPACT, taken)[
+        : max(1, int(budget * SECTION_SHARE["impact"]))]
+    taken |= set(chosen["impact"])
+    chosen["tests"] = _neighbours(g, chosen["changed"], _TESTS, taken)[
+        : max(1, int(budget * SECTION_SHARE["tests"]))]
+    taken |= set(chosen["tests"])
+    roles = {"changed": ("changed", "changed on this branch"),
+             "impact": ("caller", "depends on a changed symbol"),
+             "tests": ("test", "tests a changed symbol")}
+    lead = [_as_symbol(g, i, *roles[name]) for name, ids in chosen.items() for i in ids]
+    lead_ids = {s.id for s in lead}
+    rest = [s for s in ctx.symbols if s.id not in lead_ids][: max(0, budget - len(lead))]
+    ctx.symbols = lead + rest
+    ctx.sections = {name: [g.ids[i] for i in ids] for name, ids in chosen.items()}
+    ctx.entry_points = [g.ids[i] for i in chosen["changed"]] + ctx.entry_points
+    kept = {s.id for s in ctx.symbols}
+    pos = [g.pos_of_id[sid] for sid in kept]
+    ctx.edges = [(g.ids[i], g.ids[j], EDGE_KINDS[c].value)
+                 for i in pos for j, _, c in g.out[i] if g.ids[j] in kept and c in _IMPACT | _TESTS]
+    changed_files = set(diff.paths)
+    ctx.cochanged = [ContextFile(p, round(c, 3), [f"changes with the branch's files {c:.0%}"])
+                     for p, c in sorted(cochanged_with(store, changed_files).items(),
+                                        key=lambda kv: -kv[1])[:10]]
+    ctx.snippets = snippets(root, ctx.symbols, store)
+    ctx.notes += list(diff.notes)
+    ctx.stats["changed_files"] = len(diff.files)
+    ctx.stats["changed_symbols"] = len(changed)
+    return ctx
