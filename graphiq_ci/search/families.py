@@ -12,6 +12,9 @@ _ERROR = re.compile(
     r"timeout|traceback|stack ?trace|raises?|throws?|bug|broken|segfault|undefined is not)\b",
     re.I,
 )
+# an exception type named inside a longer query (`PaymentError "card declined"`); alone it is
+# a symbol lookup
+_ERROR_TYPE = re.compile(r"[a-z0-9](Error|Exception|Panic)\b")
 _RELATION = re.compile(
     r"\b(what calls|who calls|callers? of|called by|calls to|uses of|depends on|dependenc(y|ies)"
     r"|relationship between|connects?|between \w+ and \w+)\b|\bvs\.?\b",
@@ -43,6 +46,8 @@ def classify(query: str) -> Family:
         return Family.ERROR_DEBUG
     if _RELATION.search(q):
         return Family.RELATIONSHIP
+    if len(q.split()) > 1 and _ERROR_TYPE.search(q):
+        return Family.ERROR_DEBUG
     if _PATH.search(q) and len(q.split()) <= 3:
         return Family.FILE_PATH
     if _looks_like_symbol(q):
