@@ -23,7 +23,8 @@ _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,5}|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|"
     r"rs|java|rb|php|c|h|cc|cpp|hpp|cs|kt|swift|scala|vue))(?![\w/])"
 )
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
+# letters in any script: `Rückerstattung` is one word, not the fragments `R` and `ckerstattung`
+_IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:(?:\.|::|#)(?:[^\W\d]|\$)[\w$]*)*")
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,9 @@ def extract_terms(text: str) -> TaskTerms:
             if len(ident) > 1 and ident.lower() not in STOPWORDS and not _PATH.fullmatch(ident):
                 symbols.append(ident)
     words: list[str] = []
-    for ident in _IDENT.findall(_CODE_SPAN.sub(" ", cleaned)):
+    # fenced code was read above; its info string (```python) is not a word of the task
+    prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", cleaned))
+    for ident in _IDENT.findall(prose):
         ident = ident.strip(".")
         if _PATH.fullmatch(ident) or any(ident.endswith(p) for p in paths):
             continue
