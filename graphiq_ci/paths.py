@@ -18,6 +18,14 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST.search(path))
 
 
+_DOCS = re.compile(r"(^|/)(docs?|docs_src|documentation|examples?|samples?|demos?|tutorials?)/")
+
+
+def is_docs_path(path: str) -> bool:
+    """Documentation and example code: read by people, rarely what a change is about."""
+    return bool(_DOCS.search(path))
+
+
 def is_vendored_path(path: str) -> bool:
     return bool(_VENDORED.search(path))
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from graphiq_ci.context.candidates import Candidates
 from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.lang import plugin_for
+from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import file_bm25
 from graphiq_ci.store import Store
@@ -25,6 +26,7 @@ FILE_WEIGHTS = {
     "graph": 0.25,
     "not_code": 0.3,
     "test_file": 0.3,
+    "docs_file": 0.3,
 }
 SYMBOL_DECAY = (1.0, 0.5, 0.25)
 FILE_LIMIT = 300
@@ -77,6 +79,9 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
         if path in test_paths and not about_tests:
             total *= w["test_file"]
             feats["x_test_file"] = w["test_file"]
+        elif is_docs_path(path):
+            total *= w["docs_file"]
+            feats["x_docs_file"] = w["docs_file"]
         fs.score[path] = total
     return fs
 

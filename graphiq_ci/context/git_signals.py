@@ -1,4 +1,4 @@
-"""Git-derived boosts for one run: branch, recency and co-change, as named per-file features.
+"""Git-derived boosts for one run: branch, recency, churn and co-change, as per-file features.
 
 Computed once here (the search layer owns the clock and the branch state) and handed to the
 scorer as `Boosts`, so a new git signal is a new key, never a new parameter.
@@ -6,8 +6,8 @@ scorer as `Boosts`, so a new git signal is a new key, never a new parameter.
 
 from __future__ import annotations
 
+import math
 import posixpath
-import time
 from collections import defaultdict
 
 from graphiq_ci.search import Boosts
@@ -20,11 +20,19 @@ COCHANGE_MIN_CONFIDENCE = 0.3
 
 def git_boosts(store: Store, weights: dict[str, float], branch: BranchDiff | None) -> Boosts:
     per_file: dict[str, dict[str, float]] = defaultdict(dict)
-    now = time.time()
-    for path, changed_at in store.conn.execute("SELECT path, recency FROM files WHERE recency > 0"):
-        boost = recency_boost(now - changed_at)
+    rows = store.conn.execute("SELECT path, recency, churn FROM files WHERE skip_reason = ''"
+                              ).fetchall()
+    # Age is measured from the newest change in the repository, not the wall clock, so a
+    # dormant repository (or an old checkout) still knows which files moved last.
+    newest = max((r[1] for r in rows), default=0.0)
+    most = max((r[2] for r in rows), default=0)
+    for path, changed_at, churn in rows:
+        boost = recency_boost(newest - changed_at) if changed_at > 0 else 0.0
         if boost >= MIN_RECENCY:
             per_file[path]["recency"] = round(weights["recency"] * boost, 4)
+        if churn and most:
+            share = math.log1p(churn) / math.log1p(most)
+            per_file[path]["churn"] = round(weights["churn"] * share, 4)
     if branch is not None and branch.files:
         changed = set(branch.paths)
         dirs = {posixpath.dirname(p) for p in changed}

@@ -1,4 +1,4 @@
-"""Git facts captured at index time: per-file recency and the co-change table.
+"""Git facts captured at index time: per-file recency, churn and the co-change table.
 
 Both are refreshed only when HEAD moves (or on a first or full run), so a query never runs git
 for them. A repository without history simply keeps mtimes and an empty table.
@@ -35,7 +35,10 @@ def refresh_history(store: Store, root: Path, max_commits: int) -> list[str]:
         conn.executemany("UPDATE files SET recency = ? WHERE path = ?",
                          [(t, p) for p, t in recency.items()])
         conn.execute("DELETE FROM cochange")
+        conn.execute("UPDATE files SET churn = 0")
         if state is not None:
+            conn.executemany("UPDATE files SET churn = ? WHERE path = ?",
+                             [(n, p) for p, n in state.count.items()])
             rows = [(a, b, n, state.confidence(a, b))
                     for a, row in state.support.items() for b, n in row.items()
                     if n >= MIN_SUPPORT and a != b]

@@ -30,6 +30,11 @@ class Query:
         return frozenset(self.stems)
 
 
+def _title(text: str) -> str:
+    """The first non-empty line: a PR body mentioning tests is not a task about tests."""
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
 def parse_query(text: str, family: Family | None = None) -> Query:
     fam = family or classify(text)
     words = list(dict.fromkeys(terms(text)))
@@ -44,5 +49,5 @@ def parse_query(text: str, family: Family | None = None) -> Query:
         stems=tuple(stems),
         numbers=tuple(dict.fromkeys(_NUMBER.findall(text))),
         phrases=tuple(dict.fromkeys(_QUOTED.findall(text))),
-        about_tests=bool(_TEST_WORDS & set(words)),
+        about_tests=bool(_TEST_WORDS & set(terms(_title(text)))),
     )

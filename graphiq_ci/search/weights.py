@@ -90,6 +90,7 @@ FEATURES: dict[str, float] = {
     "branch_dir": 0.15,
     "recency": 0.1,
     "cochange": 0.8,
+    "churn": 0.3,
 }
 
 # Walk limits (GraphIQ): top seeds walked, depth, edges per direction, expansions per seed.

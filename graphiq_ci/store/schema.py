@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS files (
     skip_reason TEXT NOT NULL DEFAULT '',   -- '' = parsed; else why it was not parsed
     parse_error TEXT NOT NULL DEFAULT '',
     recency REAL NOT NULL DEFAULT 0,        -- max(mtime, last commit time), unix seconds
+    churn INTEGER NOT NULL DEFAULT 0,       -- commits touching it in the co-change window
     body TEXT NOT NULL DEFAULT ''           -- tokens of the whole file, for file-level BM25
 );
 
