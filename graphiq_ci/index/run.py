@@ -265,8 +265,11 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         with store.transaction():
             store.set_meta("pending", "1")
             for rec in batch:
-                old = known.get(rec.path)
-                if old is not None and old[2] == rec.content_hash and rec.content_hash:
+                # read inside the write transaction: another process may have indexed this
+                # file since `known` was read, and writing over it blind duplicates symbols
+                old = conn.execute("SELECT content_hash FROM files WHERE path = ?",
+                                   (rec.path,)).fetchone()
+                if old is not None and old[0] == rec.content_hash and rec.content_hash:
                     writer.touch(rec)
                     report.unchanged_content.append(rec.path)
                     continue

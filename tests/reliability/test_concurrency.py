@@ -1,0 +1,82 @@
+"""Two indexers, three queriers and a writer on one repository at once.
+
+No "database is locked" may reach the user, no query may crash, and once the dust settles
+the incremental index must equal a clean full index of the same tree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from tests.reliability.conftest import (
+    CLI,
+    assert_same_index,
+    edit_randomly,
+    fingerprint,
+    full_index_fingerprint,
+    generate_repo,
+    run_cli,
+)
+
+DURATION_S = 10.0
+MODULES, FUNCS = 40, 12
+QUERIES = [
+    ["search", "ledger reconcile stage", "--json"],
+    ["search", "func_3_2", "--json"],
+    ["context", "where is stage 7 computed", "--format", "json", "--max-tokens", "400"],
+]
+
+
+def test_parallel_indexers_queries_and_edits_keep_the_index_consistent(tmp_path: Path) -> None:
+    repo = generate_repo(tmp_path / "repo", MODULES, FUNCS)
+    assert run_cli("index", "--repo", str(repo)).returncode == 0
+    deadline = time.monotonic() + DURATION_S
+    failures: list[str] = []
+    counts = {"index": 0, "query": 0, "edits": 0}
+    lock = threading.Lock()
+
+    def loop(args: list[str], kind: str) -> None:
+        while time.monotonic() < deadline:
+            proc = subprocess.run([*CLI, *args, "--repo", str(repo)], capture_output=True,
+                                  text=True, timeout=120)
+            with lock:
+                counts[kind] += 1
+            bad = proc.returncode not in (0, 1) or "locked" in proc.stderr \
+                or "Traceback" in proc.stderr
+            if not bad and kind == "query" and proc.returncode == 0:
+                try:
+                    json.loads(proc.stdout)
+                except ValueError:
+                    bad = True
+            if bad:
+                failures.append(f"{args} exit {proc.returncode}: {proc.stderr[-800:]}")
+
+    def writer() -> None:
+        rng = random.Random(7)
+        step = 0
+        while time.monotonic() < deadline - 1.0:  # the last edits land before the last runs
+            edit_randomly(repo, rng, MODULES, FUNCS, step)
+            step += 1
+            time.sleep(0.15)
+        counts["edits"] = step
+
+    threads = [threading.Thread(target=loop, args=(["index"], "index")) for _ in range(2)]
+    threads += [threading.Thread(target=loop, args=(q, "query")) for q in QUERIES]
+    threads.append(threading.Thread(target=writer))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(f"\nconcurrency: {counts}")
+    assert not failures, "\n".join(failures[:5])
+    assert counts["index"] >= 2 and counts["query"] >= 3 and counts["edits"] > 5
+
+    # the dust settles: one more incremental run sees the last edits, then compare
+    assert run_cli("index", "--repo", str(repo)).returncode == 0
+    settled = fingerprint(repo)
+    assert_same_index(settled, full_index_fingerprint(repo))
