@@ -7,6 +7,7 @@ Errors users can cause are `GraphiqError` → one line on stderr, exit 2; `--deb
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -34,14 +35,27 @@ def _register_commands() -> None:
 
 
 def guarded(fn: Callable[[], T]) -> T:
-    """Run a command body, turning `GraphiqError` into a one-line message and exit code 2."""
+    """Run a command body, turning `GraphiqError` into a one-line message and exit code 2.
+
+    A database or file-system failure the environment causes (a full disk, a damaged index
+    found mid-query, a permission) is reported the same way, never as a traceback.
+    """
     try:
         return fn()
-    except GraphiqError as exc:
+    except (GraphiqError, sqlite3.Error, OSError) as exc:
         if os.environ.get("GRAPHIQ_DEBUG"):
             raise
-        typer.echo(f"graphiq-ci: {exc}", err=True)
+        typer.echo(f"graphiq-ci: {_one_line(exc)}", err=True)
         raise typer.Exit(2) from None
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, sqlite3.Error):
+        return f"index error: {exc} (`graphiq-ci index --full` rebuilds it)"
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc)
 
 
 def main() -> None:

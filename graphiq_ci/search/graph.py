@@ -12,6 +12,8 @@ import json
 import math
 import os
 import struct
+import sys
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,12 +170,33 @@ def _dump(g: GraphIndex) -> bytes:
     return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + zstandard.compress(raw, 3)
 
 
+class _Corrupt(Exception):
+    """The cache file is not one this version wrote, or it was damaged since."""
+
+
 def _load(data: bytes, generation: int) -> GraphIndex | None:
+    """The cached graph; None when it is stale (another generation or format)."""
     if len(data) < 12 or data[:4] != _MAGIC:
-        return None
+        raise _Corrupt("not a graph cache")
     fmt, gen = struct.unpack("<II", data[4:12])
     if fmt != _FORMAT or gen != generation:
         return None
+    try:
+        g = _decode(data)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError,
+            zstandard.ZstdError) as exc:
+        raise _Corrupt(type(exc).__name__) from None
+    n, n_paths = len(g.ids), len(g.paths)
+    if any(len(getattr(g, k)) != n for k in _ARRAYS[:10] + ("terms", "neighbor_terms", "out")) \
+            or len(g.path_is_test) != n_paths or len(g.file_symbol) != n_paths \
+            or any(not 0 <= f < max(n_paths, 1) for f in g.file_of) \
+            or any(not 0 <= j < n for lst in g.out for j, _, _ in lst):
+        raise _Corrupt("inconsistent arrays")
+    return g
+
+
+def _decode(data: bytes) -> GraphIndex:
+    gen = struct.unpack("<II", data[4:12])[1]
     body = json.loads(zstandard.decompress(data[12:]))
     g = GraphIndex(generation=gen)
     for k in _ARRAYS:
@@ -199,8 +222,9 @@ def _load(data: bytes, generation: int) -> GraphIndex | None:
 def load_graph(store: Store, root: Path) -> GraphIndex:
     """The cached graph when it matches the index generation, else a fresh build (then cached).
 
-    A corrupt or foreign cache file is ignored and overwritten; a cache that can't be written
-    (read-only checkout) only costs the next query a rebuild.
+    A stale cache is overwritten; a corrupt one is set aside (one line on stderr says where)
+    and rebuilt. A cache that can't be written (read-only checkout) only costs the next query
+    a rebuild.
     """
     path = index_dir(root) / CACHE_NAME
     generation = store.generation
@@ -208,8 +232,10 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
         g = _load(path.read_bytes(), generation)
         if g is not None:
             return g
-    except (OSError, ValueError, KeyError, TypeError, IndexError, zstandard.ZstdError):
+    except OSError:
         pass
+    except _Corrupt as exc:
+        _set_aside(path, str(exc))
     g = build(store)
     try:
         tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -218,3 +244,13 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     except OSError:
         pass
     return g
+
+
+def _set_aside(path: Path, why: str) -> None:
+    aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        os.replace(path, aside)
+    except OSError:
+        return  # another process replaced it first, or a read-only directory
+    print(f"graphiq-ci: graph cache unreadable ({why}), rebuilding it; the old file is kept as "
+          f"{aside.name}", file=sys.stderr)

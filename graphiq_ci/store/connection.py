@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,17 +56,45 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it lands or none of it does."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """One write transaction: all of it lands or none of it does.
+
+        A write the disk refuses (full, over quota, read-only) rolls back and becomes a
+        one-line `GraphiqError`: the batches committed before it stay valid.
+        """
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.rollback()
-            raise
-        self.conn.commit()
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.rollback()
+                raise
+            self.conn.commit()
+        except sqlite3.OperationalError as exc:
+            if not _environmental(exc):
+                raise
+            raise GraphiqError(f"index not updated: {_explain(exc)} ({self.path})") from None
 
     def close(self) -> None:
         self.conn.close()
+
+
+#: SQLite result codes the environment causes (busy, locked, read-only, I/O, full, can't open)
+_ENVIRONMENTAL = frozenset({5, 6, 8, 10, 13, 14})
+
+
+def _environmental(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in _ENVIRONMENTAL
+    return any(w in str(exc) for w in ("locked", "readonly", "disk", "unable to open"))
+
+
+def _explain(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if text in ("disk I/O error", "database or disk is full"):
+        return f"{text}: is the disk full or read-only?"
+    return text
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -109,7 +138,12 @@ def _open_problem(path: Path) -> str:
 
 
 def _set_aside(path: Path) -> Path:
-    aside = path.with_name(f"{path.name}.broken-{int(time.time())}")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.broken-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.broken-{stamp}-{n}")
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
         if src.exists():
@@ -122,16 +156,37 @@ def open_store(repo_root: Path) -> Store:
     path = index_dir(repo_root) / DB_NAME
     notes: list[str] = []
     try:
-        problem = _open_problem(path)
-        if problem:
-            aside = _set_aside(path)
-            notes.append(f"index rebuilt: {problem}; the old file is kept as {aside.name}")
-        conn = _connect(path)
-        conn.executescript(DDL)
-        conn.execute(
-            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
-            (str(SCHEMA_VERSION),),
-        )
-    except sqlite3.OperationalError as exc:
-        raise GraphiqError(f"cannot open the index {path}: {exc}") from None
+        with _open_lock(path):  # two processes must not both set aside (one the other's) file
+            problem = _open_problem(path)
+            if problem:
+                aside = _set_aside(path)
+                notes.append(f"index rebuilt: {problem}; the old file is kept as {aside.name}")
+            conn = _connect(path)
+            conn.executescript(DDL)
+            conn.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+    except sqlite3.Error as exc:
+        raise GraphiqError(f"cannot open the index {path}: {_explain(exc)}") from None
     return Store(conn, path, notes)
+
+
+@contextlib.contextmanager
+def _open_lock(path: Path) -> Iterator[None]:
+    """An exclusive advisory lock held while the index file is checked and maybe replaced."""
+    if sys.platform == "win32":
+        yield
+        return
+    import fcntl
+
+    try:
+        fd = os.open(path.with_name(".open.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # a read-only index directory: nothing can be replaced there anyway
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

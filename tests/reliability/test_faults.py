@@ -1,0 +1,212 @@
+"""Faults: SIGKILL mid-index, damaged files in `.graphiq/`, a foreign schema, no room to write.
+
+Every fault either heals on the next run (ending equal to a clean full index) or stops with
+one clear line on stderr and exit code 2, leaving the previous index usable.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import shutil
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.conftest import (
+    CLI,
+    DB,
+    assert_same_index,
+    fingerprint,
+    full_index_fingerprint,
+    generate_repo,
+    module_source,
+    run_cli,
+)
+
+MODULES, FUNCS = 40, 20
+KILLS = 8
+
+
+def _to_state(repo: Path, state: str) -> None:
+    """Two trees to alternate between: B rewrites some modules, deletes some, adds others."""
+    pkg = repo / "pkg"
+    for i in range(MODULES):
+        salt = " B" if state == "B" and i % 3 == 0 else ""
+        path = pkg / f"mod_{i}.py"
+        if state == "B" and i % 17 == 5:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(module_source(i, MODULES, FUNCS, salt))
+    for k in range(6):
+        extra = pkg / f"new_{k}.py"
+        if state == "B":
+            extra.write_text(f"from pkg.mod_{k} import func_{k}_0\n\n\ndef new_{k}() -> int:\n"
+                             f"    return func_{k}_0({k})\n")
+        else:
+            extra.unlink(missing_ok=True)
+
+
+def test_sigkill_at_random_points_never_leaves_an_index_the_next_run_cannot_finish(
+        tmp_path: Path) -> None:
+    repo = generate_repo(tmp_path / "repo", MODULES, FUNCS)
+    t0 = time.monotonic()
+    want = {"A": full_index_fingerprint(repo)}
+    full_s = time.monotonic() - t0
+    _to_state(repo, "B")
+    want["B"] = full_index_fingerprint(repo)
+    rng = random.Random(1234)
+    state = "B"
+    for n in range(KILLS):
+        state = "A" if state == "B" else "B"
+        _to_state(repo, state)
+        args = ["index", "--repo", str(repo)] + (["--full"] if n % 3 == 2 else [])
+        if n == 0:
+            shutil.rmtree(repo / ".graphiq")  # also a kill during the very first run
+        proc = subprocess.Popen([*CLI, *args], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(rng.uniform(0.15, max(0.3, full_s * 0.9)))
+        os.killpg(proc.pid, signal.SIGKILL)  # the indexer and its parse workers
+        proc.wait()
+        done = run_cli("index", "--repo", str(repo))
+        assert done.returncode == 0, f"kill {n}: {done.stderr}"
+        assert "Traceback" not in done.stderr
+        assert_same_index(fingerprint(repo), want[state])
+    print(f"\nfaults: {KILLS} SIGKILLs, full index {full_s:.2f}s")
+
+
+@pytest.fixture
+def indexed(tmp_path: Path) -> Path:
+    repo = generate_repo(tmp_path / "repo", 6, 5)
+    assert run_cli("index", "--repo", str(repo)).returncode == 0
+    return repo
+
+
+def _one_note(stderr: str, needle: str) -> str:
+    lines = [ln for ln in stderr.splitlines() if needle in ln]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+DB_DAMAGE = ["truncated", "garbage", "sqlite-header-garbage", "zero-length", "garbage-wal"]
+
+
+def test_a_damaged_database_is_set_aside_and_rebuilt(indexed: Path) -> None:
+    db = indexed / DB
+    want = fingerprint(indexed)
+    good = db.read_bytes()
+    for damage in DB_DAMAGE:
+        if damage == "truncated":
+            db.write_bytes(good[: len(good) // 2])
+        elif damage == "garbage":
+            db.write_bytes(random.Random(5).randbytes(len(good)))
+        elif damage == "sqlite-header-garbage":
+            db.write_bytes(good[:100] + b"\xde\xad" * ((len(good) - 100) // 2))
+        elif damage == "zero-length":
+            db.write_bytes(b"")
+        else:  # a stray garbage WAL next to a good database: SQLite ignores it
+            db.write_bytes(good)
+            Path(str(db) + "-wal").write_bytes(b"\0garbage" * 100)
+        out = run_cli("index", "--repo", str(indexed))
+        assert out.returncode == 0, (damage, out.stderr)
+        if damage in ("truncated", "garbage", "sqlite-header-garbage"):
+            line = _one_note(out.stderr, "index rebuilt")
+            aside = db.parent / line.rsplit(" ", 1)[-1]
+            assert aside.read_bytes()[:1000] != good[:1000] or damage != "garbage", line
+            assert aside.stat().st_size > 0, line
+        else:
+            assert "Traceback" not in out.stderr, (damage, out.stderr)
+        assert_same_index(fingerprint(indexed), want)
+    asides = sorted(p.name for p in db.parent.glob("graphiq.db.broken-*") if "-wal" not in p.name
+                    and "-shm" not in p.name)
+    assert len(asides) == 3, asides  # never one set-aside file overwritten by the next
+    again = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
+    assert again.returncode == 0 and "rebuilt" not in again.stderr, again.stderr
+
+
+def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
+    from graphiq_ci.search.graph import _MAGIC
+
+    cache = indexed / ".graphiq" / "graph.bin.zst"
+    first = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
+    assert first.returncode == 0 and cache.exists()
+    good = cache.read_bytes()
+    for damage in ("garbage", "truncated", "bad-json", "wrong-shape"):
+        _damage_cache(cache, good, damage)
+        out = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
+        assert out.returncode == 0, out.stderr
+        line = _one_note(out.stderr, "graph cache")
+        assert (cache.parent / line.rsplit(" ", 1)[-1]).exists(), line
+        assert out.stdout == first.stdout
+        assert cache.read_bytes()[:4] == _MAGIC
+    quiet = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+
+
+def _damage_cache(cache: Path, good: bytes, damage: str) -> None:
+    import zstandard
+
+    if damage == "garbage":
+        cache.write_bytes(b"\x00not a cache" * 50)
+    elif damage == "truncated":
+        cache.write_bytes(good[: len(good) // 2])
+    elif damage == "bad-json":
+        cache.write_bytes(good[:12] + zstandard.compress(b'{"ids": [1, 2'))
+    else:  # valid JSON, arrays of the wrong lengths
+        cache.write_bytes(good[:12] + zstandard.compress(
+            b'{"ids":[1,2,3],"names":["a"],"qualified":[],"kinds":[],"file_of":[9],'
+            b'"lines":[],"end_lines":[],"visibility":[],"parent":[],"degree":[],'
+            b'"paths":[],"path_is_test":[],"file_symbol":[],"terms":[],'
+            b'"neighbor_terms":[],"out":[[[7,1.0,0]]],"idf":{},"vocab":[]}'))
+
+
+def test_an_index_of_another_schema_version_is_rebuilt(indexed: Path) -> None:
+    want = fingerprint(indexed)
+    with sqlite3.connect(indexed / DB) as conn:
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        conn.execute("DROP TABLE symbols_fts")
+    conn.close()
+    out = run_cli("index", "--repo", str(indexed))
+    assert out.returncode == 0, out.stderr
+    line = _one_note(out.stderr, "index rebuilt")
+    assert "schema version 1" in line
+    assert_same_index(fingerprint(indexed), want)
+
+
+def _clean_failure(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("graphiq-ci: "), out.stderr
+    return lines[0]
+
+
+def test_an_index_directory_that_cannot_be_created_is_one_clear_error(tmp_path: Path) -> None:
+    repo = generate_repo(tmp_path / "repo", 3, 3)
+    (repo / ".graphiq").write_text("a file where the index directory should be\n")
+    for args in (["index"], ["search", "ledger"], ["context", "ledger"], ["stats"]):
+        line = _clean_failure(run_cli(*args, "--repo", str(repo)))
+        assert ".graphiq" in line, line
+
+
+def _small_files() -> None:
+    limit = 64 * 1024
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def test_a_full_disk_is_one_clear_error_and_keeps_the_old_index(indexed: Path) -> None:
+    want = fingerprint(indexed)
+    for i in range(6):  # enough changes that the index must write more than the limit
+        path = indexed / "pkg" / f"mod_{i}.py"
+        path.write_text(path.read_text() + "\n" + module_source(100 + i, 200, 60))
+    line = _clean_failure(run_cli("index", "--repo", str(indexed), preexec_fn=_small_files))
+    assert "full" in line or "large" in line, line
+    assert_same_index(fingerprint(indexed), want)  # the failed batch left no trace
+    out = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
+    assert out.returncode == 0, out.stderr
