@@ -8,6 +8,7 @@ from functools import lru_cache
 import snowballstemmer
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?")
+_SEPARATORS = re.compile(r"[_$\-.]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -31,21 +32,26 @@ resolve resolves resolved see also should thanks please e.g i.e https http www c
 
 def split_identifier(ident: str) -> list[str]:
     """`RateLimiter` / `rate_limiter` / `rateLimiter` → ['rate', 'limiter']."""
-    parts: list[str] = []
-    for chunk in re.split(r"[_$\-.]+", ident):
-        if chunk:
-            parts.extend(p.lower() for p in _CAMEL.findall(chunk))
-    return parts
+    return list(_split(ident))
+
+
+@lru_cache(maxsize=200_000)
+def _split(ident: str) -> tuple[str, ...]:
+    return tuple(p.lower() for chunk in _SEPARATORS.split(ident) if chunk
+                 for p in _CAMEL.findall(chunk))
+
+
+@lru_cache(maxsize=200_000)
+def _ident_tokens(ident: str) -> tuple[str, ...]:
+    parts = _split(ident)
+    return parts + (ident.lower().strip("_$"),) if len(parts) > 1 else parts
 
 
 def tokens(text: str) -> list[str]:
     """Lower-cased parts of every identifier in `text`, plus each multi-part identifier whole."""
     out: list[str] = []
     for ident in _IDENT.findall(text):
-        parts = split_identifier(ident)
-        out.extend(parts)
-        if len(parts) > 1:
-            out.append(ident.lower().strip("_$"))
+        out.extend(_ident_tokens(ident))
     return out
 
 
