@@ -68,12 +68,11 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     chosen: dict[str, list[int]] = {}
     chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]
     taken = set(chosen["changed"])
-    chosen["impact"] = _neighbours(g, chosen["changed"], _IMPACT, taken)[
+    # A test both calls and tests what it covers: it belongs under tests, not impact.
+    tests = _neighbours(g, chosen["changed"], _TESTS, taken)
+    chosen["impact"] = _neighbours(g, chosen["changed"], _IMPACT, taken | set(tests))[
         : max(1, int(budget * SECTION_SHARE["impact"]))]
-    taken |= set(chosen["impact"])
-    chosen["tests"] = _neighbours(g, chosen["changed"], _TESTS, taken)[
-        : max(1, int(budget * SECTION_SHARE["tests"]))]
-    taken |= set(chosen["tests"])
+    chosen["tests"] = tests[: max(1, int(budget * SECTION_SHARE["tests"]))]
     roles = {"changed": ("changed", "changed on this branch"),
              "impact": ("caller", "depends on a changed symbol"),
              "tests": ("test", "tests a changed symbol")}
@@ -82,7 +81,8 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     rest = [s for s in ctx.symbols if s.id not in lead_ids][: max(0, budget - len(lead))]
     ctx.symbols = lead + rest
     ctx.sections = {name: [g.ids[i] for i in ids] for name, ids in chosen.items()}
-    ctx.entry_points = [g.ids[i] for i in chosen["changed"]] + ctx.entry_points
+    ctx.entry_points = list(dict.fromkeys([g.ids[i] for i in chosen["changed"]]
+                                          + ctx.entry_points))
     kept = {s.id for s in ctx.symbols}
     pos = [g.pos_of_id[sid] for sid in kept]
     ctx.edges = [(g.ids[i], g.ids[j], EDGE_KINDS[c].value)
@@ -92,7 +92,9 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                      for p, c in sorted(cochanged_with(store, changed_files).items(),
                                         key=lambda kv: -kv[1])[:10]]
     ctx.snippets = snippets(root, ctx.symbols, store)
-    ctx.notes += list(diff.notes)
+    if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
+        ctx.notes.append("; ".join(diff.notes))
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
+    ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}
     return ctx
