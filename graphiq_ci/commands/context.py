@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -59,11 +60,14 @@ def register(app: typer.Typer) -> None:
             for note in ctx.notes:
                 typer.echo(f"graphiq-ci: {note}", err=True)
             if not ctx.files and not ctx.symbols:
-                raise _NothingFound(ctx.stats.get("terms", []))
+                raise _NothingFound(_nothing_found(ctx.stats))
             budget = max_tokens or budgets.max_tokens
             if fmt == "json":
                 return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
-            out = render_text(ctx, fmt, max_tokens=budget, template=template,
+            # PR mode reads changed → callers → tests; the task view has no such sections.
+            view = "pr_comment" if (fmt == "markdown" and template is None
+                                    and ctx.stats.get("mode") == "pr") else fmt
+            out = render_text(ctx, view, max_tokens=budget, template=template,
                               with_diagram=diagram).text
             if explain:
                 out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
@@ -72,10 +76,17 @@ def register(app: typer.Typer) -> None:
         try:
             typer.echo(guarded(run))
         except _NothingFound as exc:
-            typer.echo(f"graphiq-ci: nothing relevant found for: {exc}", err=True)
+            typer.echo(f"graphiq-ci: {exc}", err=True)
             raise typer.Exit(1) from None
 
 
+def _nothing_found(stats: dict[str, Any]) -> str:
+    if stats.get("mode") == "pr" and not stats.get("changed_files"):
+        ref = (stats.get("compared_with") or {}).get("ref") or "HEAD"
+        return f"nothing changed compared with {ref}: pass a task, or --base REF"
+    terms = " ".join(stats.get("terms", [])) or "(no searchable words in the task)"
+    return f"nothing relevant found for: {terms}"
+
+
 class _NothingFound(Exception):
-    def __init__(self, terms: list[str]) -> None:
-        super().__init__(" ".join(terms) or "(no searchable words in the task)")
+    pass

@@ -34,6 +34,15 @@ def _branch(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff
         return None, f"git facts unavailable: {exc}"
 
 
+def _nothing_changed(branch: BranchDiff, notes: list[str]) -> Context:
+    """PR mode with no text and no change: an empty context (exit 1), not a ranking of nothing."""
+    if branch.notes:
+        notes = notes + ["; ".join(branch.notes)]
+    return Context(query="", family="pr", notes=notes, stats={
+        "mode": "pr", "changed_files": 0,
+        "compared_with": {"ref": branch.base_ref, "commit": branch.base_commit}})
+
+
 def build_context(repo: Path, task: str = "", options: Options | None = None, *,
                   diff: bool = False, base: str | None = None) -> Context:
     """The context for `task` in `repo`; `diff`/`base` switch on PR mode."""
@@ -51,10 +60,14 @@ def build_context(repo: Path, task: str = "", options: Options | None = None, *,
     notes += [note] if note else []
     on_feature_branch = branch is not None and bool(branch.files)
     pr_mode = diff or base is not None or (not task.strip() and on_feature_branch)
-    if pr_mode and branch is None:
-        raise GraphiqError("--diff needs a git repository with at least one commit")
+    if pr_mode and (branch is None or branch.head_commit is None):
+        why = note.removeprefix("git facts unavailable: ") if branch is None else "; ".join(
+            branch.notes)
+        raise GraphiqError(f"--diff needs a git repository with at least one commit ({why})")
     if not task.strip() and not pr_mode:
         raise GraphiqError("the task is empty: pass a description, or --diff on a branch")
+    if pr_mode and not task.strip() and branch is not None and not branch.files:
+        return _nothing_changed(branch, notes)
     store = open_store(root)
     try:
         g = load_graph(store, root)
