@@ -15,7 +15,7 @@ def __getattr__(name: str) -> Any:
 
         return build_context
     if name == "render_text":
-        from graphiq_ci.render import render_text
+        from graphiq_ci.render.output import render_text
 
         return render_text
     raise AttributeError(name)

@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         from graphiq_ci.config import load_config
         from graphiq_ci.context import Options, build_context
         from graphiq_ci.index import find_root
-        from graphiq_ci.render import render_json, render_text
+        from graphiq_ci.render.output import render_json, render_text
 
         def run() -> str:
             if fmt not in ("markdown", "prompt", "json"):

@@ -106,7 +106,7 @@ def _render_context_markdown(
 ) -> RenderedContext:
     """The PR's context in PR mode: the comment Markdown, cited files, the `fmt` rendition."""
     from graphiq_ci.context import Options, build_context
-    from graphiq_ci.render import render_json, render_text
+    from graphiq_ci.render.output import render_json, render_text
 
     task = f"{pull_request.title}\n\n{pull_request.body}"
     opts = Options(max_nodes=max_nodes, depth=config.budgets.depth)

@@ -20,7 +20,6 @@ import pathspec
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.deep import rebuild_deep_edges
-from graphiq_ci.index.history import refresh_history
 from graphiq_ci.index.parse import FileRecord, parse_file
 from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
@@ -307,6 +306,8 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             store.set_meta("pending", "0")
     head = current_head(root)
     if head != store.get_meta("indexed_head") or full:
+        from graphiq_ci.index.history import refresh_history  # GitPython: only when HEAD moved
+
         report.notes += refresh_history(store, root, config.cochange_commits)
     with store.transaction():
         store.set_meta("indexed_head", head)
