@@ -46,6 +46,7 @@ _REFERENCE_KINDS = {
     "import": EdgeKind.IMPORTS,
 }
 _WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
+_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 
 
 @cache
@@ -94,6 +95,9 @@ def _leading_comment(node: ts.Node) -> str:
     parts: list[str] = []
     row = node.start_point[0]
     sib = node.prev_sibling
+    while sib is not None and sib.type in _ATTRIBUTES:  # `/// doc` above `#[derive(..)]`
+        row = sib.start_point[0]
+        sib = sib.prev_sibling
     while sib is not None and "comment" in sib.type and sib.end_point[0] >= row - 1:
         parts.append(_text(sib))
         row = sib.start_point[0]
@@ -112,9 +116,12 @@ def _signature(node: ts.Node, data: bytes) -> str:
 
 
 def _visibility(name: str, signature: str) -> str:
-    head = signature.split("(", 1)[0]
-    if name.startswith(("_", "#")) or re.search(r"\b(private|protected|internal)\b", head):
-        return "private" if not name.endswith("__") else "public"
+    """Private by convention (`_x`, `#x`) or modifier before the name; dunders are public."""
+    head = signature.split(name, 1)[0] if name in signature else signature.split("(", 1)[0]
+    dunder = name.startswith("__") and (name.endswith("__") or name[2:3].isalpha())
+    if (name.startswith(("_", "#")) and not dunder) or re.search(
+            r"\b(private|protected|internal)\b", head):
+        return "private"
     if re.search(r"\b(pub|public|export)\b", head):
         return "public"
     return ""

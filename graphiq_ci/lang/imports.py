@@ -58,6 +58,14 @@ def dotted_class(ext: str) -> ImportCandidates:
     return candidates
 
 
+def php(spec: str, from_path: str) -> list[str]:
+    """`require 'lib/x.php'` is a path; `use App\\Models\\User` a class."""
+    if "/" in spec or spec.endswith(".php"):
+        rel = spec.lstrip("/")
+        return [_join(from_path, rel), rel]
+    return dotted_class(".php")(spec, from_path)
+
+
 def rust(spec: str, from_path: str) -> list[str]:
     """`crate::a::b::C` → src/a/b.rs, src/a/b/mod.rs, src/a.rs …"""
     parts = [p for p in spec.split("::") if p and p not in {"crate", "self", "super", "{", "*"}]

@@ -34,7 +34,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  filenames=("Rakefile", "Gemfile"), import_candidates=imports.ruby,
                  constructor_names=("initialize",)),
     LanguageSpec("php", (".php",), "php", "php.scm", ("php",),
-                 import_candidates=imports.dotted_class(".php"),
+                 import_candidates=imports.php,
                  constructor_names=("__construct",)),
     LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", "kotlin.scm",
                  import_candidates=imports.dotted_class(".kt")),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +166,3 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
     }
     return json.dumps(obj, indent=2)
 
-
-def template_names() -> list[str]:
-    return sorted(p.name for p in resources.files("graphiq_ci").joinpath("templates").iterdir()
-                  if p.name.endswith(".j2"))
