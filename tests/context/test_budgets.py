@@ -1,0 +1,106 @@
+"""Budgets hold in every output: max_nodes in all, ~20 % per file, ~15 % tests unless asked."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import graphiq_ci
+from graphiq_ci.context import Context, Options
+from graphiq_ci.paths import is_test_path
+from graphiq_ci.render import render_json
+from tests.context.conftest import run_cli
+
+TASKS = ["refunds over the order total are rejected",
+         "RefundProcessor.validate_refund raises PaymentError",
+         "keep the ledger balanced when refunds are posted"]
+TEST_TASK = "tests for refund validation"
+
+
+def _limits(max_nodes: int, about_tests: bool) -> tuple[int, int]:
+    per_file = max(2, math.ceil(max_nodes * 0.2))
+    tests = max_nodes if about_tests else max(1, math.floor(max_nodes * 0.15))
+    return per_file, tests
+
+
+def _check(located: list[tuple[str, int]], max_nodes: int, about_tests: bool) -> None:
+    """`located`: (file, line) of every symbol an output shows."""
+    per_file, tests = _limits(max_nodes, about_tests)
+    assert len(located) <= max_nodes
+    counts = Counter(f for f, _ in located)
+    assert max(counts.values(), default=0) <= per_file, counts
+    assert sum(1 for f, _ in located if is_test_path(f)) <= tests, located
+
+
+def _build(root: Path, task: str, max_nodes: int) -> Context:
+    return graphiq_ci.build_context(root, task, Options(max_nodes=max_nodes))
+
+
+def _markdown_symbols(text: str) -> list[tuple[str, int]]:
+    found = re.findall(r"^- `[^`]+` \(\w+\) at `([^`]+):(\d+)`", text, re.M)
+    return [(f, int(line)) for f, line in found]
+
+
+def _prompt_symbols(text: str) -> list[tuple[str, int]]:
+    heads = re.findall(r"^## (\S+) \(lines (\d+)-\d+\)", text, re.M)
+    others = re.findall(r"\(([^():\s]+):(\d+)\)", text.split("Other symbols in play:")[-1]) \
+        if "Other symbols in play:" in text else []
+    return sorted({(f, int(line)) for f, line in heads + others})
+
+
+@pytest.mark.parametrize("max_nodes", [4, 8, 24])
+@pytest.mark.parametrize("task", TASKS)
+def test_budgets_hold_in_the_context(shop_root: Path, task: str, max_nodes: int) -> None:
+    ctx = _build(shop_root, task, max_nodes)
+    assert ctx.symbols
+    _check([(s.file, s.line) for s in ctx.symbols], max_nodes, about_tests=False)
+
+
+def test_the_test_budget_binds_and_lifts_for_test_tasks(shop_root: Path) -> None:
+    plain = _build(shop_root, TASKS[0], 24)
+    about = _build(shop_root, TEST_TASK, 24)
+    _, tests = _limits(24, about_tests=False)
+    assert sum(is_test_path(s.file) for s in plain.symbols) == tests  # the cap is reached
+    assert sum(is_test_path(s.file) for s in about.symbols) > tests  # and lifted
+    _check([(s.file, s.line) for s in about.symbols], 24, about_tests=True)
+
+
+def test_the_per_file_budget_binds(shop_root: Path) -> None:
+    ctx = _build(shop_root, TASKS[0], 24)
+    per_file, _ = _limits(24, False)
+    assert max(Counter(s.file for s in ctx.symbols).values()) == per_file
+
+
+@pytest.mark.parametrize("max_nodes", [6, 24])
+@pytest.mark.parametrize("fmt", ["markdown", "prompt", "json"])
+def test_budgets_hold_in_every_rendered_format(shop_root: Path, fmt: str, max_nodes: int) -> None:
+    for task in (TASKS[0], TEST_TASK):
+        ctx = _build(shop_root, task, max_nodes)
+        about = task == TEST_TASK
+        if fmt == "json":
+            out = json.loads(render_json(ctx, graphiq_ci.render_text(ctx, "prompt",
+                                                                     max_tokens=4000)))
+            located = [(s["file"], s["line"]) for s in out["symbols"]]
+        else:
+            text = graphiq_ci.render_text(ctx, fmt, max_tokens=4000).text
+            located = (_markdown_symbols if fmt == "markdown" else _prompt_symbols)(text)
+        assert located
+        _check(located, max_nodes, about)
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json"])
+def test_budgets_hold_through_the_cli(shop_root: Path, fmt: str) -> None:
+    proc = run_cli("context", TASKS[0], "--repo", str(shop_root), "--format", fmt,
+                   "--max-nodes", "10", "--max-tokens", "4000")
+    assert proc.returncode == 0, proc.stderr
+    if fmt == "json":
+        located = [(s["file"], s["line"]) for s in json.loads(proc.stdout)["symbols"]]
+    else:
+        located = _markdown_symbols(proc.stdout)
+    assert located
+    _check(located, 10, about_tests=False)

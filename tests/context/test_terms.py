@@ -1,0 +1,82 @@
+"""Term extraction from task and PR text: what code it names, with Markdown noise removed."""
+
+from __future__ import annotations
+
+from graphiq_ci.context.terms import clean_markdown, extract_terms
+
+
+def test_code_spans_and_dotted_names() -> None:
+    t = extract_terms("Fix `Session.request` timeout when `charge_card` retries")
+    assert "Session.request" in t.symbols
+    assert "request" in t.symbols  # the leaf of a scoped name
+    assert "charge_card" in t.symbols
+    assert "timeout" in t.words
+
+
+def test_fenced_code_contributes_identifiers_not_its_language_tag() -> None:
+    t = extract_terms("Repro:\n```python\nproc = RefundProcessor()\nproc.validate_refund(o)\n```\n"
+                      "then the ledger breaks")
+    assert {"RefundProcessor", "validate_refund", "proc.validate_refund"} <= set(t.symbols)
+    assert "python" not in t.words
+    assert "ledger" in t.words
+
+
+def test_paths_are_paths_not_words() -> None:
+    t = extract_terms("The total in shop/payments.py and web/checkout.ts, see ledger.py.")
+    assert t.paths == ("shop/payments.py", "web/checkout.ts", "ledger.py")
+    assert not {"payments", "checkout", "py", "ts"} & set(t.words)
+    assert not any(s.endswith((".py", ".ts")) for s in t.symbols)
+
+
+def test_case_styles_are_symbols_and_prose_capitals_are_not() -> None:
+    t = extract_terms("Then RefundProcessor, cartTotal, post_entry and MAX_RETRIES break. "
+                      "Version v1.2.3 was fine.")
+    assert {"RefundProcessor", "cartTotal", "post_entry", "MAX_RETRIES"} <= set(t.symbols)
+    assert "Then" not in t.symbols and "Version" not in t.symbols
+    assert not any("1.2" in s for s in t.symbols + t.words)
+
+
+def test_acronyms_and_scoped_separators() -> None:
+    t = extract_terms("The HTTP API calls CheckoutController::submitOrder then "
+                      "CheckoutController#cartTotal")
+    assert {"HTTP", "API"} <= set(t.symbols)
+    assert {"CheckoutController::submitOrder", "CheckoutController#cartTotal",
+            "submitOrder", "cartTotal"} <= set(t.symbols)
+
+
+def test_urls_mentions_and_html_comments_are_removed() -> None:
+    text = ("See https://github.com/org/repo/pull/12 and www.example.com/RefundProcessor "
+            "cc @alice-bob <!-- HiddenTemplateHint --> please review ledger_balance")
+    t = extract_terms(text)
+    assert t.symbols == ("ledger_balance",)
+    assert not {"github", "pull", "alice", "bob", "example"} & set(t.words)
+    cleaned = clean_markdown(text)
+    assert "@alice" not in cleaned and "HiddenTemplateHint" not in cleaned
+    assert "https" not in cleaned
+
+
+def test_markdown_links_keep_their_text_images_and_checklists_go() -> None:
+    t = extract_terms("- [x] update `charge_card`\n- [ ] read the [refund docs](https://x.y/z) "
+                      "![diagram](LedgerDiagram.png) <b>urgent</b>")
+    assert t.symbols == ("charge_card",)
+    assert {"refund", "docs", "urgent"} <= set(t.words)
+    assert "LedgerDiagram" not in t.text and "[x]" not in t.text
+
+
+def test_punctuation_and_emoji_do_not_leak() -> None:
+    t = extract_terms("Refunds 💳 fail!!! post_entry()?? — (ledger_balance), 🔥🔥 …done.")
+    assert set(t.symbols) == {"post_entry", "ledger_balance"}
+    assert all(w.isalnum() for w in t.words)
+    assert "refunds" in t.words
+
+
+def test_words_in_other_scripts_stay_whole() -> None:
+    t = extract_terms("Zahlungsrückerstattung für größere Bestellungen")
+    assert "zahlungsrückerstattung" in t.words
+    assert not {"zahlungsr", "ckerstattung", "gr"} & set(t.words)
+
+
+def test_stopwords_and_empty_text() -> None:
+    assert extract_terms("").symbols == ()
+    t = extract_terms("please fix the thing that should work")
+    assert not {"please", "fix", "the", "should", "work"} & set(t.words)
