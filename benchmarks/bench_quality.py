@@ -38,12 +38,13 @@ class Tool:
     baseline: bool = True
 
 
-def tools() -> dict[str, Tool]:
+def tools(graphiq_cmd: str | None = None) -> dict[str, Tool]:
     q = shlex.quote
     py, peers, gq = q(sys.executable), C.BENCH_DIR / "peers", q(C.graphiq_exe())
     return {t.key: t for t in [
         Tool("graphiq", "graphiq-ci",
-             f"{gq} context --repo {{repo}} --task-file {{task_file}} --format json",
+             (graphiq_cmd or "{graphiq} context --repo {repo} --task-file {task_file} "
+              "--format json").replace("{graphiq}", gq),
              f"{gq} index --repo {{repo}}", ".graphiq", baseline=False),
         Tool("bm25", "bm25_files",
              f"{py} {q(str(peers / 'bm25_files.py'))} --symbols {{repo}} {{task_file}}"),
@@ -152,7 +153,8 @@ def render(results: list[tuple[Tool | None, dict[str, Any]]]) -> str:
             if key in RATIO_KEYS:
                 best = max(base, key=lambda d, k=key: d["groups"]["ALL"].get(k) or 0)
                 b = best["groups"]["ALL"].get(key)
-                cells.append(f"{C.ratio(g.get(key), b)} vs {best['tool']}")
+                r = C.ratio(g.get(key), b)
+                cells.append(f"{r} vs {best['tool']}" if r != "-" else "-")
             else:
                 cells.append("")
         lines.append("| **graphiq / best baseline (this run)** | " + " | ".join(cells) + " |")
@@ -184,6 +186,11 @@ def error_notes(results: list[tuple[Tool | None, dict[str, Any]]]) -> list[str]:
         if errs:
             notes.append(f"- {data['tool']}: {len(errs)}/{len(data['per_task'])} tasks failed "
                          f"(scored as empty), e.g. `{oneline(errs[0]['error'])}`")
+        rows = data["per_task"]
+        if rows and not any(r.get("n_files") for r in rows) and len(errs) < len(rows):
+            notes.append(f"- {data['tool']}: no file ranked on any task, so file metrics are 0; "
+                         "eval.py reads `files` as a list of repo-relative path strings "
+                         "(other entries are dropped): check the command's JSON")
         if idx:
             notes.append(f"- {data['tool']}: index failed on {len(idx)} checkouts, "
                          f"e.g. `{oneline(idx[0]['index_error'])}`")
@@ -207,6 +214,9 @@ def main() -> int:
     ap.add_argument("--tasks", type=Path, default=C.BENCH_DIR / "tasks" / "dev.jsonl")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per call")
     ap.add_argument("--out-dir", type=Path, default=C.RESULTS_DIR)
+    ap.add_argument("--graphiq-cmd", metavar="TEMPLATE",
+                    help="graphiq's query command for eval.py ({graphiq} = the venv's "
+                         "graphiq-ci, {repo}, {task_file}); default: context --format json")
     ap.add_argument("--keep-index", action="store_true",
                     help="reuse indexes already in the checkouts (index time is then a refresh)")
     ap.add_argument("--summary", type=Path,
@@ -216,12 +226,14 @@ def main() -> int:
 
     os.environ.setdefault("BENCH_WORK", str(C.WORK))
     os.environ.setdefault("BENCH_MIRRORS", str(C.MIRRORS))
-    available = tools()
+    available = tools(args.graphiq_cmd)
     wanted = [k.strip() for k in args.tools.split(",") if k.strip()]
     unknown = [k for k in wanted if k not in available]
     if unknown:
         ap.error(f"unknown tools {unknown}; choose from {sorted(available)}")
     notes: list[str] = []
+    if "graphiq" not in wanted:
+        notes.append("- graphiq-ci not run (not in --tools): no ratio row")
     if "codegraph" in wanted and not C.codegraph_installed():
         wanted.remove("codegraph")
         notes.append(f"- codegraph skipped: not installed at {C.CODEGRAPH_PKG} "
