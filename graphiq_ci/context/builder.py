@@ -47,7 +47,7 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
     entries = _entry_points(g, cands, file_rank)
     priority = dict(cands.score)
     kept = expand(g, entries, Budget.for_task(opts.max_nodes, q.about_tests), opts.depth, priority)
-    ctx.entry_points = [g.ids[i] for i in entries]
+    ctx.entry_points = [g.ids[i] for i in entries if i in kept]
     ctx.symbols = _symbols(store, g, kept, entries, cands, file_rank)
     ctx.edges = recover_edges(g, kept)
     ctx.snippets = snippets(root, ctx.symbols, store)

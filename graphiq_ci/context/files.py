@@ -6,6 +6,7 @@ symbol and graph signals are added to it, never substituted for it.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -16,12 +17,14 @@ from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import file_bm25
 from graphiq_ci.store import Store
+from graphiq_ci.text import stem, tokens
 
 #: file-level feature weights, by the names --explain prints
 FILE_WEIGHTS = {
     "file_bm25": 1.0,
     "symbols": 0.7,
     "mentioned_path": 1.5,
+    "path_terms": 0.5,
     "named_symbol": 0.6,
     "graph": 0.25,
     "not_code": 0.3,
@@ -29,6 +32,8 @@ FILE_WEIGHTS = {
     "docs_file": 0.3,
 }
 SYMBOL_DECAY = (1.0, 0.5, 0.25)
+#: per-file features that rank files but never make one relevant on their own
+PRIORS = frozenset({"recency", "churn"})
 FILE_LIMIT = 300
 
 
@@ -64,11 +69,14 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
             if path == mention or path.endswith("/" + mention):
                 fs.features[path]["mentioned_path"] = w["mentioned_path"]
 
+    _path_terms(g, {stem(t) for t in query_terms}, fs)
     _graph_neighbours(g, cands, fs)
     for path, extra_features in (extra or {}).items():
         fs.features[path].update(extra_features)
 
     test_paths = {g.paths[f] for f in range(len(g.paths)) if g.path_is_test[f]}
+    for path in [p for p, feats in fs.features.items() if not set(feats) - PRIORS]:
+        del fs.features[path]  # recency or churn alone is a prior, not evidence
     languages = dict(store.conn.execute("SELECT path, language FROM files"))
     for path, feats in fs.features.items():
         total = sum(feats.values())
@@ -84,6 +92,27 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
             feats["x_docs_file"] = w["docs_file"]
         fs.score[path] = total
     return fs
+
+
+def _path_terms(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
+    """How much of a path the task explains: IDF share of its words that the task uses.
+
+    `locales/index.ts` for "add a locale", `rich_utils.py` for "Rich markup": file and directory
+    names carry intent that whole-file BM25 dilutes in long files.
+    """
+    words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in g.paths]
+    df: dict[str, int] = defaultdict(int)
+    for ws in words:
+        for w in ws:
+            df[w] += 1
+    n = len(g.paths) or 1
+    for path, ws in zip(g.paths, words, strict=True):
+        hit = ws & wanted
+        if not hit:
+            continue
+        weight = {w: math.log(1 + n / df[w]) for w in ws}
+        share = sum(weight[w] for w in hit) / sum(weight.values())
+        fs.features[path]["path_terms"] = round(FILE_WEIGHTS["path_terms"] * share, 4)
 
 
 def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 
 from graphiq_ci.context.model import Context, Snippet
@@ -27,6 +30,9 @@ from graphiq_ci.render.tokens import count_tokens, counter_name
 FORMATS = ("markdown", "prompt", "json")
 HEAD_LINES = 8
 MAX_CONNECTIONS = 25
+#: a template may not build strings or numbers beyond these (a sandbox escape by memory)
+MAX_TEMPLATE_VALUE = 1_000_000
+MAX_TEMPLATE_OUTPUT = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -46,14 +52,49 @@ def _code_span(text: str) -> str:
     return f"{tick}{pad}{' '.join(text.splitlines())}{pad}{tick}"
 
 
+class _ConfinedLoader(jinja2.FileSystemLoader):
+    """Templates from one directory only: a name or symlink that leads out of it is not found.
+
+    `FileSystemLoader` already refuses `..` and absolute names but follows symlinks, so a
+    template could `{% include %}` a link to any file on the machine.
+    """
+
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)
+        for base in self.searchpath:
+            path = Path(base, *pieces)
+            if path.exists() and not path.resolve().is_relative_to(Path(base).resolve()):
+                raise jinja2.TemplateNotFound(template)
+        return super().get_source(environment, template)
+
+
+class _Sandbox(SandboxedEnvironment):
+    """Jinja2's sandbox, and `*` / `**` may not build values big enough to exhaust memory."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any,
+                   right: Any) -> Any:
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
+                        and len(seq) * times > MAX_TEMPLATE_VALUE:
+                    raise SecurityError("the template builds a value too large to render")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) \
+                and abs(left) > 1 and right > 64:
+            raise SecurityError("the template computes a number too large to render")
+        return super().call_binop(context, operator, left, right)
+
+
 def _environment(search_path: str | None = None) -> SandboxedEnvironment:
     loader: jinja2.BaseLoader
     if search_path is None:
         loader = jinja2.PackageLoader("graphiq_ci", "templates")
     else:
-        loader = jinja2.FileSystemLoader(search_path)
-    env = SandboxedEnvironment(loader=loader, autoescape=False, keep_trailing_newline=True,
-                               undefined=jinja2.StrictUndefined)
+        loader = _ConfinedLoader(search_path)
+    env = _Sandbox(loader=loader, autoescape=False, keep_trailing_newline=True,
+                   undefined=jinja2.StrictUndefined)
     env.filters["code"] = _code_span
     env.filters["inline"] = escape_md_inline
     env.filters["codeblock"] = lambda text, language="": code_block(text, language)
@@ -67,20 +108,23 @@ def _shorten(sn: Snippet) -> Snippet:
     return replace(sn, code="\n".join(lines[:HEAD_LINES] + ["    ..."]), shortened=True)
 
 
-def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int) -> dict[str, Any]:
+def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int,
+          limit: int | None = None) -> dict[str, Any]:
+    """What templates see; `limit` shortens every list when even the skeleton is too long."""
     by_id = {s.id: s for s in ctx.symbols}
+    related = [s for s in ctx.symbols if s.role != "entry"]
     first = next((line for line in ctx.query.splitlines() if line.strip()), "")
     return {
         "task": ctx.query,
         "task_line": escape_md_inline(first[:200]),
         "family": ctx.family,
-        "files": ctx.files[:10],
+        "files": ctx.files[: 10 if limit is None else limit],
         "symbols": ctx.symbols,
         "entries": [s for s in ctx.symbols if s.role == "entry"],
-        "related": [s for s in ctx.symbols if s.role != "entry"],
+        "related": related[:limit],
         "connections": [
             {"src": by_id[a].qualified, "dst": by_id[b].qualified, "kind": k}
-            for a, b, k in ctx.edges[:MAX_CONNECTIONS] if a in by_id and b in by_id],
+            for a, b, k in ctx.edges[:MAX_CONNECTIONS] if a in by_id and b in by_id][:limit],
         "diagram": mermaid_diagram(ctx) if with_diagram and ctx.symbols else "",
         "snippets": snippets,
         "sections": ctx.sections,
@@ -108,18 +152,32 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         raise GraphiqError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     tpl = _template(fmt, template)
 
+    limit: int | None = None
+
     def draw(snips: list[Snippet], diagram: bool) -> str:
         try:
-            text = tpl.render(**_view(ctx, snips, diagram, 0))
-            return tpl.render(**_view(ctx, snips, diagram, count_tokens(text)))
+            text = tpl.render(**_view(ctx, snips, diagram, 0, limit))
+            if len(text) > MAX_TEMPLATE_OUTPUT:
+                raise SecurityError(f"the template renders more than {MAX_TEMPLATE_OUTPUT} "
+                                    "characters")
+            return tpl.render(**_view(ctx, snips, diagram, count_tokens(text), limit))
         except jinja2.TemplateError as exc:
             raise GraphiqError(f"template {template or fmt}: {exc}") from None
+        except Exception as exc:  # a user's template fails like any program: 1 line, exit 2
+            if template is None:
+                raise
+            raise GraphiqError(f"template {template}: {type(exc).__name__}: {exc}") from None
 
     use_diagram = with_diagram
     base = draw([], use_diagram)
     if use_diagram and count_tokens(base) > max_tokens:
         use_diagram = False
         base = draw([], False)
+    for shorter in (8, 4, 2, 0):  # shorter lists before cutting text
+        if count_tokens(base) <= max_tokens:
+            break
+        limit = shorter
+        base = draw([], use_diagram)
     kept: list[Snippet] = []
     full = short = 0
     for sn in ctx.snippets:

@@ -89,6 +89,7 @@ def rank(store: Store, g: GraphIndex, text: str, *, top: int = 10,
     _confidence_lock(scored, seeds, g, q)
     if q.family is Family.SYMBOL_EXACT:
         _promote_exact(scored, g, q)
+    scored = [s for s in scored if s.score > 0]
     scored.sort(key=lambda s: (-s.score, g.ids[s.pos]))
     kept = _diverse(scored, g, q.policy.per_file, top) if diversity else scored[:top]
     hits = [

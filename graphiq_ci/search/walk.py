@@ -37,7 +37,7 @@ def coverage(g: GraphIndex, i: int, q: Query) -> tuple[float, float]:
 
 def walk(g: GraphIndex, q: Query, seed_order: list[int]) -> dict[int, float]:
     """Walk evidence for symbols reached from the top seeds (seeds themselves excluded)."""
-    rare = frozenset(s for s in q.stems if g.idf_of(s) > g.median_idf)
+    rare = frozenset(s for s in q.stems if g.idf_of(s) >= g.median_idf)
     evidence: dict[int, float] = defaultdict(float)
     seeds = set(seed_order)
     for seed in seed_order[:WALK_SEEDS]:

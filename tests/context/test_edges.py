@@ -25,13 +25,7 @@ def test_context_edges_join_only_kept_symbols(shop_root: Path) -> None:
             assert ctx.edges  # the kept subgraph is connected, not a bag of symbols
 
 
-@pytest.mark.parametrize("max_nodes", [
-    pytest.param(4, marks=pytest.mark.xfail(strict=True, reason=(
-        "bug: context/builder.py assemble() sets entry_points to all ENTRY_POINTS (5) "
-        "entries even when the max_nodes budget kept fewer, so the JSON names an entry "
-        "point that is not in `symbols`"))),
-    24,
-])
+@pytest.mark.parametrize("max_nodes", [4, 24])
 def test_entry_points_are_kept_symbols(shop_root: Path, max_nodes: int) -> None:
     ctx = graphiq_ci.build_context(shop_root, "refunds over the order total are rejected",
                                    Options(max_nodes=max_nodes))

@@ -50,9 +50,6 @@ def test_a_snippet_that_cannot_fit_even_shortened_is_dropped() -> None:
     assert tight.snippets_dropped == 1 and SIGNATURE not in tight.text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: render_text (render/output.py) reports the uncut skeleton's token count in the "
-    "header ('~N tokens') after _cut() trims the text to max_tokens"))
 def test_the_header_token_count_matches_the_budgeted_output() -> None:
     ctx = _long_context()
     ctx.symbols += [ContextSymbol(i, f"helper_{i}", f"helper_{i}", "function",
