@@ -111,6 +111,8 @@ def _render_context_markdown(
     task = f"{pull_request.title}\n\n{pull_request.body}"
     opts = Options(max_nodes=max_nodes, depth=config.budgets.depth)
     ctx = build_context(repo_root, task, opts, diff=True, base=base)
+    for note in ctx.notes:  # e.g. how a shallow checkout was compared: worth a line in the log
+        typer.echo(f"graphiq-ci: {note}", err=True)
     custom = template or (repo_root / config.templates["pr_comment"]
                           if "pr_comment" in config.templates else None)
     comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, template=custom,
