@@ -5,6 +5,7 @@ Runs in a process pool, so it takes and returns plain picklable data and touches
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,15 +52,42 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _unreadable(root: Path, full: Path) -> str:
+    """Why `full` must not be read ('' when it may), checked right before reading it.
+
+    The path is resolved in full, so neither a symlink nor a symlinked directory on the way
+    can lead outside the repository.
+    """
+    try:
+        real = full.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13 reports a loop this way
+        return "symlink loop"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink loop"
+        return "dangling symlink" if full.is_symlink() else ""  # vanished: read() says so
+    if not real.is_relative_to(root.resolve()):
+        return "symlink to outside the repository"
+    if real.is_dir():
+        return "git submodule" if (real / ".git").exists() else "directory"
+    return ""
+
+
 def parse_file(root: str, path: str, mtime_ns: int, size: int,
                max_size: int = DEFAULT_MAX_FILE_SIZE) -> FileRecord:
     """Read, classify and (when it is source) extract one file. Never raises for bad content."""
-    rec = FileRecord(path, "", mtime_ns, size, "")
+    # a language from the name even for files never read: readers look it up in the registry
+    rec = FileRecord(path, detect_language(path) or "text", mtime_ns, size, "")
     if size > max_size:
         rec.skip_reason = f"larger than {max_size} bytes"
         return rec
+    full = Path(root) / path
+    why = _unreadable(Path(root), full)
+    if why:
+        rec.skip_reason = why
+        return rec
     try:
-        data = (Path(root) / path).read_bytes()
+        data = full.read_bytes()
     except OSError as exc:
         rec.skip_reason = f"unreadable: {exc.strerror}"
         return rec

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,22 +65,41 @@ def _walked_files(root: Path) -> list[str]:
 
 
 def list_files(root: Path) -> list[FileStat]:
-    """Regular files inside `root` (symlinks only when they resolve inside it), with their stat."""
+    """The files of `root`, with their stat.
+
+    A symlink that leaves the repository or loops, and a git submodule, are listed too (with
+    the link's own stat) so that the parser records why it skips them; nothing outside
+    `root` is ever read (`parse.parse_file` checks the resolved path again before reading).
+    """
     names = _git_files(root)
     if names is None:
         names = _walked_files(root)
-    real_root = root.resolve()
     out: list[FileStat] = []
     for rel in names:
         if rel.split("/", 1)[0] in _ALWAYS_SKIP_DIRS:
             continue
         full = root / rel
         try:
-            if full.is_symlink() and not full.resolve().is_relative_to(real_root):
-                continue
-            st = full.stat()
-        except (OSError, RuntimeError):  # vanished, unreadable, or a symlink loop
+            st = full.lstat()
+        except OSError:  # vanished since git listed it
             continue
-        if full.is_file():
-            out.append(FileStat(rel, st.st_mtime_ns, st.st_size))
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = full.stat()
+            except OSError:  # dangling or a loop: recorded as skipped
+                target = None
+            if target is not None and stat.S_ISREG(target.st_mode) \
+                    and inside(root, full):
+                st = target
+        elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            continue  # fifos, sockets, devices: never opened
+        out.append(FileStat(rel, st.st_mtime_ns, st.st_size))
     return out
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether `path`, all symlinks resolved, lies within `root` (False for a loop)."""
+    try:
+        return path.resolve(strict=True).is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
