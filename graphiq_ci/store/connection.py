@@ -21,6 +21,9 @@ BUSY_TIMEOUT_MS = 30_000
 def index_dir(repo_root: Path) -> Path:
     """`.graphiq/` at the repo root, created with a `.gitignore` that ignores itself."""
     d = repo_root / INDEX_DIR
+    if d.is_symlink() and not d.resolve().is_relative_to(repo_root.resolve()):
+        # a committed `.graphiq` link would make every run write where the link points
+        raise GraphiqError(f"{d} is a symlink leading outside the repository; remove it")
     try:
         d.mkdir(exist_ok=True)
         ignore = d / ".gitignore"
