@@ -1,0 +1,227 @@
+"""PR mode end to end: real repositories, real commits and branches, the real CLI.
+
+Every test runs `python -m graphiq_ci context ...` as a subprocess in a temp git repository
+(see shop.py), so indexing, git facts, the context builder and rendering are all real.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .shop import Repo, clean_env, graphiq, make_shop
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Repo:
+    return make_shop(tmp_path / "shop")
+
+
+def context_json(repo: Path, *args: str) -> dict[str, Any]:
+    result = graphiq("context", *args, "--format", "json", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def sections(data: dict[str, Any]) -> dict[str, list[str]]:
+    """`sections` with symbol ids replaced by qualified names."""
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    return {name: [by_id[i] for i in ids] for name, ids in data["sections"].items()}
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("graphiq-ci: ")
+    for word in words:
+        assert word in lines[0]
+
+
+def test_diff_lists_changed_symbol_its_caller_and_its_test(shop: Repo) -> None:
+    data = context_json(shop.path, "--diff")
+
+    found = sections(data)
+    assert found["changed"] == ["charge"]
+    assert "checkout" in found["impact"]
+    assert found["tests"] == ["test_charge_positive"]
+    assert "test_charge_positive" not in found["impact"]  # a test is a test, not impact
+    assert data["stats"]["mode"] == "pr"
+    assert data["stats"]["changed_files"] == 1
+    roles = {s["qualified"]: s["role"] for s in data["symbols"]}
+    assert roles["charge"] == "changed" and roles["checkout"] == "caller"
+    assert roles["test_charge_positive"] == "test"
+    assert data["files"][0]["path"] == "billing.py"
+    assert len(data["entry_points"]) == len(set(data["entry_points"]))
+    # main's own commit after the fork is not part of this branch's change
+    assert "extra" not in found["changed"]
+
+
+def test_markdown_leads_with_what_changed_then_what_depends_on_it(shop: Repo) -> None:
+    result = graphiq("context", "--diff", cwd=shop.path)
+
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    changed, depends = out.index("What changed"), out.index("What depends on it")
+    assert changed < depends < out.index("Tests that reach the changed code")
+    assert out.index("`charge`") < depends < out.index("`checkout`")
+    assert "`test_charge_positive`" in out
+    assert "Entry points" not in out  # the task view's empty heading is not used in PR mode
+
+
+def test_no_task_on_a_feature_branch_implies_diff(shop: Repo) -> None:
+    data = context_json(shop.path)
+
+    assert data["stats"]["mode"] == "pr"
+    assert sections(data)["changed"] == ["charge"]
+
+
+def test_no_task_on_trunk_is_a_usage_error(shop: Repo) -> None:
+    shop.git("checkout", "-q", "main")
+
+    assert_one_line_error(graphiq("context", cwd=shop.path), "task is empty")
+
+
+def test_diff_with_nothing_changed_says_so_and_exits_1(shop: Repo) -> None:
+    shop.git("checkout", "-q", "main")
+
+    result = graphiq("context", "--diff", cwd=shop.path)
+
+    assert result.returncode == 1, result.stdout
+    assert result.stdout == ""
+    assert "nothing changed compared with main" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_base_ref_chooses_what_counts_as_changed(shop: Repo) -> None:
+    shop.edit("billing.py", "return {\"amount\": -amount}", "return {\"amount\": -abs(amount)}")
+    shop.commit("refund: never negative twice")
+
+    since_fork = sections(context_json(shop.path, "--base", "main"))
+    last_commit = sections(context_json(shop.path, "--base", "HEAD~1"))
+
+    assert set(since_fork["changed"]) == {"charge", "refund"}
+    assert last_commit["changed"] == ["refund"]
+
+
+def test_unknown_base_is_a_one_line_error(shop: Repo) -> None:
+    assert_one_line_error(graphiq("context", "--base", "no-such-branch", cwd=shop.path),
+                          "no-such-branch")
+
+
+def test_task_text_in_pr_mode_keeps_the_changed_sections(shop: Repo) -> None:
+    data = context_json(shop.path, "rounding of card payments", "--diff")
+
+    assert data["stats"]["mode"] == "pr"
+    assert sections(data)["changed"] == ["charge"]
+
+
+def test_usually_changed_together_file_is_reported_when_left_out(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "pair")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {"a.py": "def alpha():\n    return 0\n",
+                          "b.py": "def beta():\n    return 0\n",
+                          "c.py": "def gamma():\n    return 0\n"})
+    for i in range(4):
+        repo.write({"a.py": f"def alpha():\n    return {i + 1}\n",
+                    "b.py": f"def beta():\n    return {i}\n"})
+        repo.commit(f"alpha and beta, round {i}")
+    repo.commit("gamma alone", {"c.py": "def gamma():\n    return 1\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("alpha only", {"a.py": "def alpha():\n    return 42\n"})
+
+    data = context_json(repo.path, "--diff")
+
+    assert sections(data)["changed"] == ["alpha"]
+    cochanged = [f["path"] for f in data["cochanged"]]
+    assert cochanged == ["b.py"]  # c.py changed alone: no pairing
+    assert data["cochanged"][0]["score"] >= 0.5
+    markdown = graphiq("context", "--diff", cwd=repo.path).stdout
+    assert "Usually changes with it" in markdown and "`b.py`" in markdown
+
+
+def test_detached_head_works(shop: Repo) -> None:
+    shop.git("checkout", "-q", "--detach", "feature")
+
+    found = sections(context_json(shop.path, "--diff"))
+
+    assert found["changed"] == ["charge"]
+    assert "checkout" in found["impact"]
+
+
+def test_staged_unstaged_and_untracked_changes_all_count(shop: Repo) -> None:
+    shop.edit("billing.py", "return {\"amount\": -amount}", "return {\"amount\": -abs(amount)}")
+    shop.edit("shipping.py", '{"shipped": order}', '{"shipped": order, "tracked": True}')
+    shop.git("add", "shipping.py")
+    shop.write({"donate.py": "from billing import charge\n\n\ndef donate(amount):\n"
+                             "    return charge(amount)\n"})
+
+    data = context_json(shop.path, "--diff")
+
+    found = sections(data)
+    assert set(found["changed"]) == {"charge", "refund", "ship", "donate"}
+    assert data["stats"]["changed_files"] == 3  # billing, shipping, donate
+    assert "donate" not in found["impact"]  # a changed caller is listed once, as changed
+
+
+def test_empty_repository_with_diff_is_a_one_line_error(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "empty")
+    repo.git("init", "-q", "-b", "main")
+    repo.write({"app.py": "def main():\n    return 0\n"})
+
+    assert_one_line_error(graphiq("context", "--diff", cwd=repo.path), "at least one commit",
+                          "no commits")
+
+
+def test_non_git_directory_with_diff_is_a_one_line_error(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "app.py").write_text("def main():\n    return 0\n")
+    env = clean_env(GIT_CEILING_DIRECTORIES=str(tmp_path))  # never find an enclosing repo
+
+    result = graphiq("context", "--diff", cwd=plain, env=env)
+
+    assert_one_line_error(result, "not a git repository")
+
+
+def shallow_clone(source: Repo, target: Path, *extra: str) -> Repo:
+    subprocess.run(["git", "clone", "-q", "--depth", "1", *extra, "--branch", "feature",
+                    f"file://{source.path}", str(target)],
+                   check=True, capture_output=True, env=clean_env())
+    clone = Repo(target)
+    assert clone.git("rev-parse", "--is-shallow-repository") == "true"
+    return clone
+
+
+def test_shallow_clone_deepens_to_the_merge_base_and_says_so(shop: Repo, tmp_path: Path) -> None:
+    shop.git("checkout", "-q", "main")  # origin's HEAD, so the clone knows its trunk
+    clone = shallow_clone(shop, tmp_path / "clone", "--no-single-branch")
+
+    result = graphiq("context", "--diff", "--format", "json", cwd=clone.path)
+
+    assert result.returncode == 0, result.stderr
+    assert sections(json.loads(result.stdout))["changed"] == ["charge"]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "shallow clone" in lines[0] and "origin/main" in lines[0]
+
+
+def test_single_branch_shallow_clone_fetches_the_base(shop: Repo, tmp_path: Path) -> None:
+    clone = shallow_clone(shop, tmp_path / "clone")  # only `feature`, one commit deep
+
+    result = graphiq("context", "--base", "main", "--format", "json", cwd=clone.path)
+
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert sections(data)["changed"] == ["charge"]  # not main's extra.py: a real merge base
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "origin/main" in lines[0] and "shallow clone" in lines[0]
+    assert data["stats"]["compared_with"]["ref"] == "origin/main"
