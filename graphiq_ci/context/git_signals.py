@@ -35,7 +35,7 @@ def git_boosts(store: Store, weights: dict[str, float], branch: BranchDiff | Non
             per_file[path]["churn"] = round(weights["churn"] * share, 4)
     if branch is not None and branch.files:
         changed = set(branch.paths)
-        dirs = {posixpath.dirname(p) for p in changed}
+        dirs = {posixpath.dirname(p) for p in changed} - {""}  # the root is no neighbourhood
         for (path,) in store.conn.execute("SELECT path FROM files"):
             if path in changed:
                 per_file[path]["branch"] = weights["branch"]

@@ -40,6 +40,19 @@ def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff)
             if (c.path, c.qualified, c.line) in key]
 
 
+def impact_by_file(g: GraphIndex, changed: list[int]) -> dict[str, float]:
+    """Files holding callers, callees, sub- and supertypes of the changed symbols (0..1)."""
+    changed_files = {g.file_of[i] for i in changed}
+    counts: dict[int, int] = {}
+    for i in changed:
+        for j, _, code in g.out[i] + g.inc[i]:
+            f = g.file_of[j]
+            if code in _IMPACT and f not in changed_files:
+                counts[f] = counts.get(f, 0) + 1
+    most = max(counts.values(), default=1)
+    return {g.paths[f]: n / most for f, n in counts.items()}
+
+
 def _neighbours(g: GraphIndex, sources: list[int], codes: frozenset[int],
                 exclude: set[int]) -> list[int]:
     out: list[int] = []
@@ -61,9 +74,14 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     w = {**FEATURES, **(weights or {})}
     changed = changed_positions(store, g, root, diff)
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
+    # The task text ranks on its own words; the change adds evidence per file (impact,
+    # co-change, branch), never words to the query, which would pull the ranking towards
+    # the files already changed.
     text = task.strip() or f"Changes to {names or ', '.join(diff.paths[:10])}"
-    ctx = assemble(store, g, root, f"{text}\n{names}" if task.strip() else text, opts,
-                   git_boosts(store, w, diff))
+    boosts = git_boosts(store, w, diff)
+    for path, share in impact_by_file(g, changed).items():
+        boosts.per_file.setdefault(path, {})["impact"] = round(w["impact"] * share, 4)
+    ctx = assemble(store, g, root, text, opts, boosts)
     budget = opts.max_nodes
     chosen: dict[str, list[int]] = {}
     chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]

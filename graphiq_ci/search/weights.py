@@ -91,6 +91,7 @@ FEATURES: dict[str, float] = {
     "recency": 0.1,
     "cochange": 0.8,
     "churn": 0.3,
+    "impact": 0.5,
 }
 
 # Walk limits (GraphIQ): top seeds walked, depth, edges per direction, expansions per seed.
