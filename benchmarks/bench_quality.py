@@ -44,7 +44,8 @@ def tools(graphiq_cmd: str | None = None) -> dict[str, Tool]:
     return {t.key: t for t in [
         Tool("graphiq", "graphiq-ci",
              (graphiq_cmd or "{graphiq} context --repo {repo} --task-file {task_file} "
-              "--format json").replace("{graphiq}", gq),
+              f"--format json | {py} {q(str(Path(__file__).parent / 'to_eval.py'))}"
+              ).replace("{graphiq}", gq),
              f"{gq} index --repo {{repo}}", ".graphiq", baseline=False),
         Tool("bm25", "bm25_files",
              f"{py} {q(str(peers / 'bm25_files.py'))} --symbols {{repo}} {{task_file}}"),
@@ -216,7 +217,8 @@ def main() -> int:
     ap.add_argument("--out-dir", type=Path, default=C.RESULTS_DIR)
     ap.add_argument("--graphiq-cmd", metavar="TEMPLATE",
                     help="graphiq's query command for eval.py ({graphiq} = the venv's "
-                         "graphiq-ci, {repo}, {task_file}); default: context --format json")
+                         "graphiq-ci, {repo}, {task_file}); default: context --format json "
+                         "piped through benchmarks/to_eval.py")
     ap.add_argument("--keep-index", action="store_true",
                     help="reuse indexes already in the checkouts (index time is then a refresh)")
     ap.add_argument("--summary", type=Path,
