@@ -11,10 +11,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 
 from graphiq_ci.cli import guarded
-from graphiq_ci.config import load_config
 from graphiq_ci.errors import GraphiqError
 
 
@@ -36,6 +34,10 @@ def register(app: typer.Typer) -> None:
 
 
 def _show(repo: Path, *, show: bool, as_json: bool) -> None:
+    import yaml
+
+    from graphiq_ci.config import load_config
+
     if not show:
         raise GraphiqError(
             "config: nothing to do; pass --show to print the effective configuration"

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from graphiq_ci.cli import guarded
-from graphiq_ci.index import IndexReport, run_index
+
+if TYPE_CHECKING:
+    from graphiq_ci.index import IndexReport
 
 PROGRESS_AFTER_S = 0.5
 
@@ -36,6 +39,8 @@ class _ProgressBar:
 
 
 def index_with_progress(repo: Path, full: bool = False) -> IndexReport:
+    from graphiq_ci.index import run_index
+
     bar = _ProgressBar()
     try:
         return run_index(repo, full=full, progress=bar)
@@ -60,6 +65,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Index a repository into .graphiq/graphiq.db (incremental by default)."""
         if hook:
+            from graphiq_ci.index import run_index
+
             try:
                 report = run_index(repo)
             except Exception as exc:  # a hook must never block a commit over the index

@@ -8,15 +8,17 @@ Option parsing only: defaults come from `.graphiq.yml`, the work is
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from graphiq_ci.cli import guarded
-from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.github.event import PullRequest
-from graphiq_ci.github.pr_comment import RenderedContext, run_pr_comment
+
+if TYPE_CHECKING:
+    from graphiq_ci.config import Config
+    from graphiq_ci.github.event import PullRequest
+    from graphiq_ci.github.pr_comment import RenderedContext
 
 CONTEXT_FILE_SUFFIX = {"markdown": ".md", "json": ".json", "prompt": ".txt"}
 
@@ -56,6 +58,9 @@ def register(app: typer.Typer) -> None:
         """Post or update one pull-request comment with the code the PR touches."""
 
         def body() -> None:
+            from graphiq_ci.config import load_config
+            from graphiq_ci.github.pr_comment import run_pr_comment
+
             if fmt not in CONTEXT_FILE_SUFFIX:
                 raise GraphiqError(f"--format must be one of {', '.join(CONTEXT_FILE_SUFFIX)}")
             config, warnings = load_config(repo)

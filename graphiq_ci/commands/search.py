@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from graphiq_ci.cli import guarded
-from graphiq_ci.search import SearchResult, search
+
+if TYPE_CHECKING:
+    from graphiq_ci.search import SearchResult
 
 
 def _explain_lines(result: SearchResult) -> list[str]:
@@ -37,6 +40,8 @@ def register(app: typer.Typer) -> None:
         explain: bool = typer.Option(False, "--explain", help="Show each feature's share."),
     ) -> None:
         """Rank symbols for a query: BM25 retrieves, the graph reranks."""
+        from graphiq_ci.search import search
+
         result = guarded(lambda: search(repo, query, top))
         if as_json:
             typer.echo(json.dumps({

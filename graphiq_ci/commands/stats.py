@@ -9,12 +9,13 @@ from typing import Any
 import typer
 
 from graphiq_ci.cli import guarded
-from graphiq_ci.index.run import current_head, find_root
-from graphiq_ci.store import open_store
-from graphiq_ci.store.stats import index_stats
 
 
 def _stats(repo: Path) -> dict[str, Any]:
+    from graphiq_ci.index.run import current_head, find_root
+    from graphiq_ci.store import open_store
+    from graphiq_ci.store.stats import index_stats
+
     root = find_root(repo)
     store = open_store(root)
     try:

@@ -147,11 +147,16 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             srcs |= {r[0] for r in conn.execute(
                 f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE name IN "
                 f"({','.join('?' * len(chunk))})", chunk)}
-    rows = conn.execute(
-        "SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias FROM refs"
-    ).fetchall()
-    if srcs is not None:
-        rows = [r for r in rows if r[2] in srcs]
+    select = "SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias FROM refs"
+    if srcs is None:
+        rows = conn.execute(select).fetchall()
+    else:
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted_srcs (src INTEGER PRIMARY KEY)")
+        conn.execute("DELETE FROM wanted_srcs")
+        conn.executemany("INSERT INTO wanted_srcs VALUES (?)", [(s,) for s in srcs])
+        rows = conn.execute(
+            f"{select} WHERE src_id IN wanted_srcs "
+            "OR (src_id IS NULL AND -file_id IN wanted_srcs)").fetchall()
     involved_files = {r[1] for r in rows}
     imports = _load_imports(store, t, involved_files)
     resolved: list[tuple[int | None, int]] = []

@@ -14,18 +14,21 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pathspec
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.deep import rebuild_deep_edges
-from graphiq_ci.index.parse import FileRecord, parse_file
 from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.store import Store, open_store
 from graphiq_ci.text import tokens
+
+if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
+    from graphiq_ci.index.parse import FileRecord
 
 BATCH_FILES = 200
 #: below this many files to parse, a process pool costs more than it saves
@@ -78,6 +81,8 @@ def current_head(root: Path) -> str:
 
 def _parse_all(root: Path, stats: list[FileStat], max_size: int,
                progress: Progress | None) -> Iterator[FileRecord]:
+    from graphiq_ci.index.parse import parse_file
+
     args = [(str(root), s.path, s.mtime_ns, s.size, max_size) for s in stats]
     workers = max(1, min(os.cpu_count() or 1, 8))
     if len(args) < POOL_THRESHOLD or workers == 1:
@@ -95,6 +100,8 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int,
 
 
 def _parse_star(a: tuple[str, str, int, int, int]) -> FileRecord:
+    from graphiq_ci.index.parse import parse_file
+
     return parse_file(*a)
 
 
