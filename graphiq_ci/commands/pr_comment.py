@@ -118,8 +118,7 @@ def _render_context_markdown(
     ctx = build_context(repo_root, task, opts, diff=True, base=base)
     for note in ctx.notes:  # e.g. how a shallow checkout was compared: worth a line in the log
         typer.echo(f"graphiq-ci: {note}", err=True)
-    custom = template or (repo_root / config.templates["pr_comment"]
-                          if "pr_comment" in config.templates else None)
+    custom = template or _configured_template(repo_root, config)
     comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, template=custom,
                           with_diagram=True)
     if fmt == "json":
@@ -129,3 +128,19 @@ def _render_context_markdown(
     else:
         text = render_text(ctx, fmt, max_tokens=max_tokens).text
     return RenderedContext(comment.text, tuple(f.path for f in ctx.files), text)
+
+
+def _configured_template(repo_root: Path, config: Config) -> Path | None:
+    """`.graphiq.yml`'s comment template, which must live inside the repository.
+
+    A pull request can change `.graphiq.yml`; a template path pointing outside the checkout
+    (`/proc/self/environ`, `../../secrets`) would render that file into a public comment.
+    """
+    name = config.templates.get("pr_comment")
+    if not name:
+        return None
+    root = repo_root.resolve()
+    path = (root / name).resolve()
+    if not path.is_relative_to(root):
+        raise GraphiqError(f"templates.pr_comment must be a file inside the repository: {name}")
+    return path

@@ -278,3 +278,18 @@ def test_action_steps_on_a_depth_1_merge_commit_checkout(
     (out,) = outputs(tmp_path / "github_output")
     assert out["comment-url"] == comment["html_url"]
     assert out["files"].splitlines()[0] == "billing.py"
+
+
+def test_a_configured_template_outside_the_repository_is_refused(
+    tmp_path: Path, pr_repo: Repo, github: FakeGitHub
+) -> None:
+    """A PR can edit .graphiq.yml; its template must not render files from outside the repo."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE\n")
+    pr_repo.commit("config", {".graphiq.yml": f"templates:\n  pr_comment: {secret}\n"})
+    env = action_env(tmp_path, github, write_event(tmp_path / "event.json", pr_repo))
+    result = pr_comment(pr_repo, env)
+    assert result.returncode == 2
+    assert "templates.pr_comment must be a file inside the repository" in result.stderr
+    assert "TOP-SECRET-VALUE" not in result.stdout + result.stderr
+    assert not github.comments
