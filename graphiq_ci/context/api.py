@@ -26,6 +26,8 @@ MAX_TASK_CHARS = 20_000
 
 
 def _branch(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff | None, str]:
+    if base is None and not (root / ".git").exists():
+        return None, f"not a git repository: {root}"  # said only if --diff needs git
     try:
         return branch_changes(root, base, find_trunk(root, trunk)), ""
     except GraphiqError as exc:
@@ -57,7 +59,8 @@ def build_context(repo: Path, task: str = "", options: Options | None = None, *,
         notes += run_index(root, config=config).notes
     index_s = time.perf_counter() - t0
     branch, note = _branch(root, base, config.trunk)
-    notes += [note] if note else []
+    if note and (root / ".git").exists():  # a plain directory has no git facts to miss
+        notes.append(note)
     on_feature_branch = branch is not None and bool(branch.files)
     pr_mode = diff or base is not None or (not task.strip() and on_feature_branch)
     if pr_mode and (branch is None or branch.head_commit is None):

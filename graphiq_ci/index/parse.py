@@ -46,10 +46,16 @@ def _file_symbol(path: str, data: bytes) -> Symbol:
     return Symbol(name=name, qualified=path, kind=Kind.FILE, line=1, end_line=lines)
 
 
-def _decode(data: bytes) -> str:
+def _as_utf8(data: bytes) -> bytes:
+    """UTF-8 without a BOM. Other encodings are read as cp1252, so `café` stays one name
+    instead of `caf` plus a replacement character (line numbers are unchanged)."""
     if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", "replace")
+        return data[3:]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace").encode("utf-8")
+    return data
 
 
 def _unreadable(root: Path, full: Path) -> str:
@@ -105,6 +111,7 @@ def parse_file(root: str, path: str, mtime_ns: int, size: int,
 
 
 def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
+    data = _as_utf8(data)
     spec = plugin_for(rec.language)
     path = rec.path
     if spec.grammar:
@@ -116,7 +123,7 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         parsed = ParsedFile(path, rec.language)
     parsed.symbols.insert(0, _file_symbol(path, data))
     rec.parsed = parsed
-    text = _decode(data)
+    text = data.decode("utf-8", "replace")
     rec.body = " ".join(tokens(path.replace("/", " ")) + tokens(text)[:MAX_BODY_TOKENS])
     callees: dict[str, list[str]] = {}
     for ref in parsed.references:
