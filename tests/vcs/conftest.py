@@ -13,24 +13,6 @@ import pytest
 EPOCH = 1_700_000_000
 
 
-@pytest.fixture(autouse=True)
-def _isolated_git(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """No user or system git config, no GIT_* leaking from a hook that runs pytest."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
-    for key in list(os.environ):
-        if key.startswith("GIT_") and key not in {
-            "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_TERMINAL_PROMPT", "GIT_EXEC_PATH"
-        }:
-            monkeypatch.delenv(key)
-
-
 class GitDir:
     """A work tree plus the few git verbs the tests script histories with."""
 
