@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from graphiq_ci.model import CALLABLE_KINDS, Symbol
+from graphiq_ci.store import Store
 from graphiq_ci.text import split_identifier, stem
 
 #: role → (trigger words seen in the name, callees or path; words written as hints)
@@ -51,6 +52,9 @@ ROLES: dict[str, tuple[frozenset[str], str]] = {
     )
 }
 
+#: distinct callers or referrers that make a symbol a hub
+HUB_INBOUND = 10
+
 _RAISES = re.compile(r"\b(raise|throw|panic!?|Err\()")
 _RETURNS = re.compile(r"\breturn\b|=>")
 
@@ -80,7 +84,7 @@ def _motifs(symbol: Symbol, callees: int) -> list[str]:
     return out
 
 
-def role_hints(symbol: Symbol, path: str, callee_names: list[str], inbound: int = 0) -> str:
+def role_hints(symbol: Symbol, path: str, callee_names: list[str]) -> str:
     """The hints text of one symbol: role tags with their vocabulary, motifs, word stems."""
     name_words = split_identifier(symbol.name)
     words = set(name_words)
@@ -93,8 +97,31 @@ def role_hints(symbol: Symbol, path: str, callee_names: list[str], inbound: int 
             tags.append(role.replace("-", " "))
             tags.append(hints)
     tags += _motifs(symbol, len(callee_names))
-    if inbound >= 10:
-        tags.append("hub")
     stems = {stem(w) for w in name_words} - set(name_words)
     return " ".join(tags + sorted(stems))
+
+
+def mark_hubs(store: Store) -> int:
+    """The `hub` motif needs the whole graph: symbols many others call or reference.
+
+    Run after resolution; only symbols whose hub status changed are rewritten (hints column
+    and FTS row), so an incremental run touches a handful of rows. Returns how many changed.
+    """
+    conn = store.conn
+    hubs = {r[0] for r in conn.execute(
+        "SELECT dst_id FROM edges WHERE kind IN ('calls', 'references') "
+        "GROUP BY dst_id HAVING count(DISTINCT src_id) >= ?", (HUB_INBOUND,))}
+    marked = {r[0] for r in conn.execute(
+        "SELECT id FROM symbols WHERE ' ' || hints || ' ' LIKE '% hub %'")}
+    changed = 0
+    for sid in hubs ^ marked:
+        row = conn.execute("SELECT hints FROM symbols WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            continue
+        words = [w for w in row[0].split() if w != "hub"] + (["hub"] if sid in hubs else [])
+        hints = " ".join(words)
+        conn.execute("UPDATE symbols SET hints = ? WHERE id = ?", (hints, sid))
+        conn.execute("UPDATE symbols_fts SET hints = ? WHERE rowid = ?", (hints, sid))
+        changed += 1
+    return changed
 

@@ -22,6 +22,7 @@ from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.deep import rebuild_deep_edges
 from graphiq_ci.index.resolve import resolve
+from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.store import Store, open_store
@@ -309,6 +310,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             tokens_ = None if (full or pending) else writer.tokens | {
                 ("comment_ref", n) for n in writer.names}
             rebuild_deep_edges(store, tokens_)
+            mark_hubs(store)
             store.set_meta("generation", str(store.generation + 1))
             store.set_meta("pending", "0")
     head = current_head(root)
