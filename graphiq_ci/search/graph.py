@@ -2,22 +2,41 @@
 
 Adjacency lists with weights, per-symbol term sets, global IDF, a name index, neighbour terms
 and normalised degree: everything the walk and the scorer read, so a query touches SQLite only
-for FTS. Cached next to the database as zstd-compressed JSON (never pickle: the file lives in
-the repository's tree) and rebuilt only when the index generation changes.
+for FTS. Cached next to the database and rebuilt only when the index generation changes.
+
+The cache is a zstd-compressed run of flat sections: numbers as little-endian `array.array`
+bytes, string lists as one NUL-joined UTF-8 blob, term sets and adjacency in CSR form (offsets
+plus flat ids). Loading is a few C-level copies, splits and min/max checks, with no per-symbol
+Python; term sets and edge lists are materialised on first access (`TermSets`, `Adjacency`,
+`NeighborTerms`), name and id lookups on first use (`LazyDict`). Only struct, array and zstd
+parse the file, with every size and index checked: never pickle or marshal, because the file
+lives in the repository's tree.
 """
 
 from __future__ import annotations
 
-import json
 import math
+import operator
 import os
 import struct
 import sys
 import time
+from array import array
 from collections import defaultdict
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import zstandard
 
@@ -27,40 +46,211 @@ from graphiq_ci.store import Store, index_dir
 
 CACHE_NAME = "graph.bin.zst"
 _MAGIC = b"GIQG"
-_FORMAT = 1
+_FORMAT = 2
 _EDGE_CODES = {kind.value: i for i, kind in enumerate(EdgeKind)}
 EDGE_KINDS = list(EdgeKind)
 STRUCTURAL_CODES = frozenset(_EDGE_CODES[k.value] for k in STRUCTURAL_EDGES)
 DEEP_CODES = frozenset(_EDGE_CODES[k.value] for k in DEEP_EDGES)
 
+Edge = tuple[int, float, int]  # (neighbour position, weight, edge code)
+K = TypeVar("K")
+V = TypeVar("V")
+T = TypeVar("T")
+_EMPTY: frozenset[str] = frozenset()
+
+
+class TermSets(Sequence[frozenset[str]]):
+    """Per-symbol term sets in CSR form; each frozenset is built on first access, then kept."""
+
+    __slots__ = ("_cache", "_complete", "_ids", "_off", "_vocab")
+
+    def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
+        self._vocab, self._off, self._ids = vocab, off, ids
+        self._cache: list[frozenset[str] | None] = [None] * (len(off) - 1)
+        self._complete = False
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def _make(self, i: int) -> frozenset[str]:
+        a, b = self._off[i], self._off[i + 1]
+        s = frozenset(map(self._vocab.__getitem__, self._ids[a:b])) if b > a else _EMPTY
+        self._cache[i] = s
+        return s
+
+    @overload
+    def __getitem__(self, i: int) -> frozenset[str]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[frozenset[str]]: ...
+
+    def __getitem__(self, i: int | slice) -> frozenset[str] | list[frozenset[str]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        s = self._cache[i]  # raises IndexError past the end, as a list would
+        if s is None:
+            s = self._make(i if i >= 0 else i + len(self))
+        return s
+
+    def __iter__(self) -> Iterator[frozenset[str]]:
+        if not self._complete:
+            cache, make = self._cache, self._make
+            for i in range(len(cache)):
+                if cache[i] is None:
+                    make(i)
+            self._complete = True
+        return iter(self._cache)  # type: ignore[arg-type]  # no None left
+
+
+class Adjacency(Sequence[list[Edge]]):
+    """Per-symbol edge lists in CSR form; each list is built on first access, then kept."""
+
+    __slots__ = ("_cache", "_codes", "_off", "_to", "_weights")
+
+    def __init__(self, off: array[int], to: array[int], weights: array[float],
+                 codes: array[int]) -> None:
+        self._off, self._to, self._weights, self._codes = off, to, weights, codes
+        self._cache: list[list[Edge] | None] = [None] * (len(off) - 1)
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    @overload
+    def __getitem__(self, i: int) -> list[Edge]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Edge]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Edge] | list[list[Edge]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        lst = self._cache[i]
+        if lst is None:
+            if i < 0:
+                i += len(self)
+            a, b = self._off[i], self._off[i + 1]
+            lst = list(zip(self._to[a:b], self._weights[a:b], self._codes[a:b], strict=True))
+            self._cache[i] = lst
+        return lst
+
+    def __iter__(self) -> Iterator[list[Edge]]:
+        return (self[i] for i in range(len(self)))
+
+
+class NeighborTerms(Sequence[frozenset[str]]):
+    """The name terms of each symbol's structural neighbours, derived on first access.
+
+    Not stored in the cache: it is a function of `name_terms` and the adjacency, and a query
+    only reads it for the symbols it scores.
+    """
+
+    __slots__ = ("_cache", "_inc", "_name_terms", "_out")
+
+    def __init__(self, name_terms: Sequence[frozenset[str]], out: Sequence[list[Edge]],
+                 inc: Sequence[list[Edge]]) -> None:
+        self._name_terms, self._out, self._inc = name_terms, out, inc
+        self._cache: list[frozenset[str] | None] = [None] * len(name_terms)
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    @overload
+    def __getitem__(self, i: int) -> frozenset[str]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[frozenset[str]]: ...
+
+    def __getitem__(self, i: int | slice) -> frozenset[str] | list[frozenset[str]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        s = self._cache[i]
+        if s is None:
+            s = _neighbor_terms(self._name_terms, self._out[i], self._inc[i])
+            self._cache[i] = s
+        return s
+
+    def __iter__(self) -> Iterator[frozenset[str]]:
+        return (self[i] for i in range(len(self)))
+
+
+def _neighbor_terms(name_terms: Sequence[frozenset[str]], out: list[Edge],
+                    inc: list[Edge]) -> frozenset[str]:
+    return frozenset().union(*(name_terms[j] for j, _, c in out + inc if c in STRUCTURAL_CODES))
+
+
+class LazyDict(Mapping[K, V]):
+    """A dict built by `make` on first use (name and id lookups of a loaded graph)."""
+
+    __slots__ = ("_d", "_make")
+
+    def __init__(self, make: Callable[[], dict[K, V]]) -> None:
+        self._make: Callable[[], dict[K, V]] | None = make
+        self._d: dict[K, V] = {}
+
+    @property
+    def data(self) -> dict[K, V]:
+        if self._make is not None:
+            self._d, self._make = self._make(), None
+        return self._d
+
+    def __getitem__(self, key: K) -> V:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.data
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, default: V | T, /) -> V | T: ...
+
+    def get(self, key: K, default: Any = None, /) -> Any:
+        return self.data.get(key, default)
+
+    def keys(self) -> KeysView[K]:
+        return self.data.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self.data.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self.data.items()
+
 
 @dataclass
 class GraphIndex:
-    """Parallel arrays indexed by a symbol's position `i` (not its database id)."""
+    """Parallel arrays indexed by a symbol's position `i` (not its database id).
+
+    `build` fills plain lists and dicts; a graph loaded from the cache holds arrays and the
+    lazy sequences and mappings above. Both read the same through these types.
+    """
 
     generation: int = 0
-    ids: list[int] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
-    qualified: list[str] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)
-    file_of: list[int] = field(default_factory=list)  # position in `paths`
-    lines: list[int] = field(default_factory=list)
-    end_lines: list[int] = field(default_factory=list)
-    visibility: list[str] = field(default_factory=list)
-    parent: list[int] = field(default_factory=list)  # -1: none
-    terms: list[frozenset[str]] = field(default_factory=list)
-    name_terms: list[frozenset[str]] = field(default_factory=list)
-    neighbor_terms: list[frozenset[str]] = field(default_factory=list)
-    degree: list[float] = field(default_factory=list)
-    out: list[list[tuple[int, float, int]]] = field(default_factory=list)  # (j, weight, edge code)
-    inc: list[list[tuple[int, float, int]]] = field(default_factory=list)
-    idf: dict[str, float] = field(default_factory=dict)
+    ids: Sequence[int] = field(default_factory=list)
+    names: Sequence[str] = field(default_factory=list)
+    qualified: Sequence[str] = field(default_factory=list)
+    kinds: Sequence[str] = field(default_factory=list)
+    file_of: Sequence[int] = field(default_factory=list)  # position in `paths`
+    lines: Sequence[int] = field(default_factory=list)
+    end_lines: Sequence[int] = field(default_factory=list)
+    visibility: Sequence[str] = field(default_factory=list)
+    parent: Sequence[int] = field(default_factory=list)  # -1: none
+    terms: Sequence[frozenset[str]] = field(default_factory=list)
+    name_terms: Sequence[frozenset[str]] = field(default_factory=list)
+    neighbor_terms: Sequence[frozenset[str]] = field(default_factory=list)
+    degree: Sequence[float] = field(default_factory=list)
+    out: Sequence[list[Edge]] = field(default_factory=list)  # sorted by weight, heaviest first
+    inc: Sequence[list[Edge]] = field(default_factory=list)
+    idf: Mapping[str, float] = field(default_factory=dict)
     median_idf: float = 0.0
-    paths: list[str] = field(default_factory=list)
-    path_is_test: list[bool] = field(default_factory=list)
-    file_symbol: list[int] = field(default_factory=list)  # per path: position of its file symbol
-    by_name: dict[str, list[int]] = field(default_factory=dict)  # lower-case name → positions
-    pos_of_id: dict[int, int] = field(default_factory=dict)
+    paths: Sequence[str] = field(default_factory=list)
+    path_is_test: Sequence[bool] = field(default_factory=list)
+    file_symbol: Sequence[int] = field(default_factory=list)  # per path: its file symbol's position
+    by_name: Mapping[str, list[int]] = field(default_factory=dict)  # lower-case name → positions
+    pos_of_id: Mapping[int, int] = field(default_factory=dict)
 
     def idf_of(self, term: str) -> float:
         return self.idf.get(term, self.max_idf)
@@ -78,68 +268,80 @@ class GraphIndex:
 
 def build(store: Store) -> GraphIndex:
     """Read symbols and edges once and derive every query-time structure."""
-    g = GraphIndex(generation=store.generation)
     conn = store.conn
+    paths: list[str] = []
     file_pos: dict[int, int] = {}
     for fid, path in conn.execute("SELECT id, path FROM files WHERE skip_reason = '' ORDER BY id"):
-        file_pos[fid] = len(g.paths)
-        g.paths.append(path)
-        g.path_is_test.append(is_test_path(path))
-    g.file_symbol = [-1] * len(g.paths)
+        file_pos[fid] = len(paths)
+        paths.append(path)
+    file_symbol = [-1] * len(paths)
+    ids: list[int] = []
+    names: list[str] = []
+    qualified: list[str] = []
+    kinds: list[str] = []
+    file_of: list[int] = []
+    lines: list[int] = []
+    end_lines: list[int] = []
+    visibility: list[str] = []
+    terms: list[frozenset[str]] = []
+    pos_of_id: dict[int, int] = {}
+    by_name: dict[str, list[int]] = {}
     df: dict[str, int] = defaultdict(int)
     parent_ids: list[int | None] = []
-    for sid, fid, name, qual, kind, line, end, vis, parent, terms in conn.execute(
+    for sid, fid, name, qual, kind, line, end, vis, parent, text in conn.execute(
         "SELECT id, file_id, name, qualified, kind, line, end_line, visibility, parent_id, terms "
         "FROM symbols ORDER BY id"
     ):
-        i = len(g.ids)
-        g.pos_of_id[sid] = i
-        g.ids.append(sid)
-        g.names.append(name)
-        g.qualified.append(qual)
-        g.kinds.append(kind)
-        g.file_of.append(file_pos.get(fid, 0))
-        g.lines.append(line)
-        g.end_lines.append(end)
-        g.visibility.append(vis)
+        i = len(ids)
+        pos_of_id[sid] = i
+        ids.append(sid)
+        names.append(name)
+        qualified.append(qual)
+        kinds.append(kind)
+        file_of.append(file_pos.get(fid, 0))
+        lines.append(line)
+        end_lines.append(end)
+        visibility.append(vis)
         parent_ids.append(parent)
-        term_set = frozenset(terms.split())
-        g.terms.append(term_set)
+        term_set = frozenset(text.split())
+        terms.append(term_set)
         for t in term_set:
             df[t] += 1
         if kind == "file":
-            g.file_symbol[g.file_of[i]] = i
-        g.by_name.setdefault(name.lower(), []).append(i)
-    g.parent = [g.pos_of_id.get(p, -1) if p else -1 for p in parent_ids]
-    n = max(len(g.ids), 1)
-    g.idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
-    values = sorted(g.idf.values())
-    g.median_idf = values[len(values) // 2] if values else 0.0
-    g.name_terms = [_name_terms(name) for name in g.names]
-    g.out = [[] for _ in g.ids]
-    g.inc = [[] for _ in g.ids]
+            file_symbol[file_of[i]] = i
+        by_name.setdefault(name.lower(), []).append(i)
+    n = max(len(ids), 1)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    values = sorted(idf.values())
+    name_terms = [_name_terms(name) for name in names]
+    out: list[list[Edge]] = [[] for _ in ids]
+    inc: list[list[Edge]] = [[] for _ in ids]
     for src, dst, kind, weight in conn.execute("SELECT src_id, dst_id, kind, weight FROM edges"):
-        a, b = g.pos_of_id.get(src), g.pos_of_id.get(dst)
+        a, b = pos_of_id.get(src), pos_of_id.get(dst)
         if a is None or b is None:
             continue
         code = _EDGE_CODES[kind]
-        g.out[a].append((b, weight, code))
-        g.inc[b].append((a, weight, code))
+        out[a].append((b, weight, code))
+        inc[b].append((a, weight, code))
         if code in DEEP_CODES:  # deep edges are symmetric: stored once, walked both ways
-            g.out[b].append((a, weight, code))
-            g.inc[a].append((b, weight, code))
-    for adj in (g.out, g.inc):
+            out[b].append((a, weight, code))
+            inc[a].append((b, weight, code))
+    for adj in (out, inc):
         for lst in adj:
             lst.sort(key=lambda e: -e[1])
-    g.neighbor_terms = [
-        frozenset().union(*(g.name_terms[j] for j, _, c in g.out[i] + g.inc[i]
-                            if c in STRUCTURAL_CODES))
-        for i in range(len(g.ids))
-    ]
-    most = max((len(g.out[i]) + len(g.inc[i]) for i in range(len(g.ids))), default=1) or 1
-    g.degree = [math.log1p(len(g.out[i]) + len(g.inc[i])) / math.log1p(most)
-                for i in range(len(g.ids))]
-    return g
+    neighbor_terms = [_neighbor_terms(name_terms, out[i], inc[i]) for i in range(len(ids))]
+    most = max((len(out[i]) + len(inc[i]) for i in range(len(ids))), default=1) or 1
+    return GraphIndex(
+        generation=store.generation, ids=ids, names=names, qualified=qualified, kinds=kinds,
+        file_of=file_of, lines=lines, end_lines=end_lines, visibility=visibility,
+        parent=[pos_of_id.get(p, -1) if p else -1 for p in parent_ids],
+        terms=terms, name_terms=name_terms, neighbor_terms=neighbor_terms,
+        degree=[math.log1p(len(out[i]) + len(inc[i])) / math.log1p(most)
+                for i in range(len(ids))],
+        out=out, inc=inc, idf=idf, median_idf=values[len(values) // 2] if values else 0.0,
+        paths=paths, path_is_test=[is_test_path(p) for p in paths], file_symbol=file_symbol,
+        by_name=by_name, pos_of_id=pos_of_id,
+    )
 
 
 def _name_terms(name: str) -> frozenset[str]:
@@ -149,74 +351,202 @@ def _name_terms(name: str) -> frozenset[str]:
 
 
 # ------------------------------------------------------------------ cache
+#
+# header: b"GIQG", u32 format, u32 generation (12 bytes), then one zstd frame (with checksum)
+#   holding u32 section count, per section u64 byte length and u64 item count, then the
+#   sections in `_SECTIONS` order. Numbers are little-endian; "s" sections are NUL-joined
+#   UTF-8 strings. Neighbour terms are not stored: `NeighborTerms` derives them.
 
-_ARRAYS = ("ids", "names", "qualified", "kinds", "file_of", "lines", "end_lines", "visibility",
-           "parent", "degree", "paths", "path_is_test", "file_symbol")
-
-
-def _dump(g: GraphIndex) -> bytes:
-    vocab: dict[str, int] = {}
-
-    def enc(s: frozenset[str]) -> list[int]:
-        return [vocab.setdefault(t, len(vocab)) for t in s]
-
-    body: dict[str, Any] = {k: getattr(g, k) for k in _ARRAYS}
-    body["terms"] = [enc(s) for s in g.terms]
-    body["neighbor_terms"] = [enc(s) for s in g.neighbor_terms]
-    body["out"] = g.out
-    body["idf"] = g.idf
-    body["vocab"] = list(vocab)
-    raw = json.dumps(body, separators=(",", ":")).encode()
-    return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + zstandard.compress(raw, 3)
+_I32 = next(c for c in "ilh" if array(c).itemsize == 4)  # signed: -1 marks "none"
+_U32 = _I32.upper()  # unsigned: a range check is one max()
+_STR = "s"
+_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("ids", "q"), ("file_of", _U32), ("lines", _I32), ("end_lines", _I32), ("parent", _I32),
+    ("degree", "d"), ("path_is_test", "B"), ("file_symbol", _I32),
+    ("names", _STR), ("qualified", _STR), ("kinds", _STR), ("visibility", _STR),
+    ("paths", _STR), ("vocab", _STR), ("idf", "d"), ("median_idf", "d"),
+    ("terms.off", _U32), ("terms.ids", _U32), ("name_terms.off", _U32), ("name_terms.ids", _U32),
+    ("out.off", _U32), ("out.to", _U32), ("out.weight", "d"), ("out.code", "B"),
+    ("inc.off", _U32), ("inc.to", _U32), ("inc.weight", "d"), ("inc.code", "B"),
+)
+_SWAP = sys.byteorder != "little"
+_MAX_PAYLOAD = 1 << 32  # a larger frame is not one this module wrote
+_COMPRESSOR = zstandard.ZstdCompressor(level=3, write_checksum=True)
 
 
 class _Corrupt(Exception):
     """The cache file is not one this version wrote, or it was damaged since."""
 
 
+class _Unencodable(Exception):
+    """A string holds a NUL, which the string sections use as their separator."""
+
+
+def _strings(items: Sequence[str]) -> tuple[bytes, int]:
+    joined = "\0".join(items)
+    if joined.count("\0") != max(len(items) - 1, 0):
+        raise _Unencodable
+    return joined.encode("utf-8", "surrogatepass"), len(items)
+
+
+def _numbers(code: str, values: Iterable[Any]) -> tuple[bytes, int]:
+    arr = values if isinstance(values, array) and values.typecode == code else array(code, values)
+    if _SWAP:
+        arr = array(code, arr)
+        arr.byteswap()
+    return arr.tobytes(), len(arr)
+
+
+def _csr_sets(sets: Sequence[frozenset[str]], vocab: dict[str, int]) -> list[tuple[bytes, int]]:
+    off = array(_U32, [0])
+    flat = array(_U32)
+    for s in sets:
+        flat.extend([vocab.setdefault(t, len(vocab)) for t in s])
+        off.append(len(flat))
+    return [_numbers(_U32, off), _numbers(_U32, flat)]
+
+
+def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
+    off = array(_U32, [0])
+    to, weights, codes = array(_U32), array("d"), array("B")
+    for lst in adj:
+        for j, w, c in lst:
+            to.append(j)
+            weights.append(w)
+            codes.append(c)
+        off.append(len(to))
+    return [_numbers(_U32, off), _numbers(_U32, to), _numbers("d", weights),
+            _numbers("B", codes)]
+
+
+def _dump(g: GraphIndex) -> bytes:
+    """The cache file for `g`; raises _Unencodable when a string can't be stored."""
+    vocab: dict[str, int] = {t: k for k, t in enumerate(g.idf)}  # idf terms first, aligned
+    sets = _csr_sets(g.terms, vocab) + _csr_sets(g.name_terms, vocab)
+    sections = [
+        _numbers("q", g.ids), _numbers(_U32, g.file_of), _numbers(_I32, g.lines),
+        _numbers(_I32, g.end_lines), _numbers(_I32, g.parent), _numbers("d", g.degree),
+        _numbers("B", g.path_is_test), _numbers(_I32, g.file_symbol),
+        _strings(g.names), _strings(g.qualified), _strings(g.kinds), _strings(g.visibility),
+        _strings(g.paths), _strings(list(vocab)), _numbers("d", g.idf.values()),
+        _numbers("d", [g.median_idf]), *sets, *_csr_edges(g.out), *_csr_edges(g.inc),
+    ]
+    head = struct.pack(f"<I{2 * len(sections)}Q", len(sections),
+                       *(x for blob, count in sections for x in (len(blob), count)))
+    payload = b"".join([head, *(blob for blob, _ in sections)])
+    return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + _COMPRESSOR.compress(payload)
+
+
 def _load(data: bytes, generation: int) -> GraphIndex | None:
     """The cached graph; None when it is stale (another generation or format)."""
     if len(data) < 12 or data[:4] != _MAGIC:
         raise _Corrupt("not a graph cache")
-    fmt, gen = struct.unpack("<II", data[4:12])
+    fmt, gen = struct.unpack_from("<II", data, 4)
     if fmt != _FORMAT or gen != generation:
         return None
     try:
-        g = _decode(data)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError,
+        return _decode(gen, memoryview(data)[12:])
+    except (ValueError, TypeError, IndexError, OverflowError, MemoryError, struct.error,
             zstandard.ZstdError) as exc:
         raise _Corrupt(type(exc).__name__) from None
-    n, n_paths = len(g.ids), len(g.paths)
-    if any(len(getattr(g, k)) != n for k in _ARRAYS[:10] + ("terms", "neighbor_terms", "out")) \
-            or len(g.path_is_test) != n_paths or len(g.file_symbol) != n_paths \
-            or any(not 0 <= f < max(n_paths, 1) for f in g.file_of) \
-            or any(not 0 <= j < n for lst in g.out for j, _, _ in lst):
+
+
+def _sections(frame: memoryview) -> dict[str, Any]:
+    """Each section's array (or string list), with every length checked against the bytes."""
+    size = zstandard.frame_content_size(frame)
+    if not 0 <= size <= _MAX_PAYLOAD:
+        raise _Corrupt("no usable frame size")
+    payload = memoryview(zstandard.ZstdDecompressor().decompress(frame))
+    if len(payload) != size or len(payload) < 4:
+        raise _Corrupt("frame size mismatch")
+    count = struct.unpack_from("<I", payload)[0]
+    if count != len(_SECTIONS):
+        raise _Corrupt("unexpected sections")
+    sizes = struct.unpack_from(f"<{2 * count}Q", payload, 4)
+    at = 4 + 16 * count
+    if at + sum(sizes[0::2]) != len(payload):
+        raise _Corrupt("section sizes don't add up")
+    out: dict[str, Any] = {}
+    for k, (name, code) in enumerate(_SECTIONS):
+        nbytes, items = sizes[2 * k], sizes[2 * k + 1]
+        chunk = payload[at:at + nbytes]
+        at += nbytes
+        if code == _STR:
+            strings = str(chunk, "utf-8", "surrogatepass").split("\0") if items else []
+            if len(strings) != items or (items == 0 and nbytes):
+                raise _Corrupt(f"{name}: wrong string count")
+            out[name] = strings
+        else:
+            arr = array(code)
+            if nbytes != items * arr.itemsize:
+                raise _Corrupt(f"{name}: wrong size")
+            arr.frombytes(chunk)
+            if _SWAP:
+                arr.byteswap()
+            out[name] = arr
+    return out
+
+
+def _below(arr: array[int], high: int) -> bool:
+    """Every value of an unsigned array under `high` (one C-level max, no per-item Python)."""
+    return not arr or max(arr) < high
+
+
+def _in_range(arr: array[int], low: int, high: int) -> bool:
+    return not arr or (min(arr) >= low and max(arr) < high)
+
+
+def _csr_ok(off: array[int], flat: array[int], n: int, high: int) -> bool:
+    """Offsets start at 0, never decrease and end at the flat array's end; ids under `high`."""
+    return (len(off) == n + 1 and off[0] == 0 and off[-1] == len(flat)
+            and all(map(operator.le, off, islice(off, 1, None))) and _below(flat, high))
+
+
+def _decode(gen: int, frame: memoryview) -> GraphIndex:
+    s = _sections(frame)
+    n, n_paths, n_vocab = len(s["ids"]), len(s["paths"]), len(s["vocab"])
+    n_idf = len(s["idf"])
+    n_codes = len(EDGE_KINDS)
+    if any(len(s[k]) != n for k in ("file_of", "lines", "end_lines", "parent", "degree",
+                                    "names", "qualified", "kinds", "visibility")) \
+            or len(s["path_is_test"]) != n_paths or len(s["file_symbol"]) != n_paths \
+            or n_idf > n_vocab or len(s["median_idf"]) != 1 \
+            or not _below(s["file_of"], max(n_paths, 1)) \
+            or not _in_range(s["parent"], -1, n) or not _in_range(s["file_symbol"], -1, n) \
+            or not _below(s["path_is_test"], 2) \
+            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.ids"], n, n_vocab)
+                       for k in ("terms", "name_terms")) \
+            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.to"], n, n)
+                       and len(s[f"{k}.weight"]) == len(s[f"{k}.to"]) == len(s[f"{k}.code"])
+                       and _below(s[f"{k}.code"], n_codes) for k in ("out", "inc")):
         raise _Corrupt("inconsistent arrays")
-    return g
+    vocab: list[str] = s["vocab"]
+    ids: array[int] = s["ids"]
+    names: list[str] = s["names"]
+    idf_values: array[float] = s["idf"]
+    name_terms = TermSets(vocab, s["name_terms.off"], s["name_terms.ids"])
+    out = Adjacency(s["out.off"], s["out.to"], s["out.weight"], s["out.code"])
+    inc = Adjacency(s["inc.off"], s["inc.to"], s["inc.weight"], s["inc.code"])
 
+    def by_name() -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for i, lower in enumerate(map(str.lower, names)):
+            found.setdefault(lower, []).append(i)
+        return found
 
-def _decode(data: bytes) -> GraphIndex:
-    gen = struct.unpack("<II", data[4:12])[1]
-    body = json.loads(zstandard.decompress(data[12:]))
-    g = GraphIndex(generation=gen)
-    for k in _ARRAYS:
-        setattr(g, k, body[k])
-    vocab = body["vocab"]
-    g.terms = [frozenset(vocab[t] for t in s) for s in body["terms"]]
-    g.neighbor_terms = [frozenset(vocab[t] for t in s) for s in body["neighbor_terms"]]
-    g.out = [[(j, w, c) for j, w, c in lst] for lst in body["out"]]
-    g.inc = [[] for _ in g.ids]
-    for i, lst in enumerate(g.out):
-        for j, w, c in lst:
-            g.inc[j].append((i, w, c))
-    g.idf = body["idf"]
-    values = sorted(g.idf.values())
-    g.median_idf = values[len(values) // 2] if values else 0.0
-    g.name_terms = [_name_terms(name) for name in g.names]
-    g.pos_of_id = {sid: i for i, sid in enumerate(g.ids)}
-    for i, name in enumerate(g.names):
-        g.by_name.setdefault(name.lower(), []).append(i)
-    return g
+    return GraphIndex(
+        generation=gen, ids=ids, names=names, qualified=s["qualified"], kinds=s["kinds"],
+        file_of=s["file_of"], lines=s["lines"], end_lines=s["end_lines"],
+        visibility=s["visibility"], parent=s["parent"],
+        terms=TermSets(vocab, s["terms.off"], s["terms.ids"]),
+        name_terms=name_terms, neighbor_terms=NeighborTerms(name_terms, out, inc),
+        degree=s["degree"], out=out, inc=inc,
+        idf=LazyDict(lambda: dict(zip(vocab, idf_values, strict=False))),
+        median_idf=s["median_idf"][0], paths=s["paths"],
+        path_is_test=list(map(bool, s["path_is_test"])), file_symbol=s["file_symbol"],
+        by_name=LazyDict(by_name),
+        pos_of_id=LazyDict(lambda: dict(zip(ids, range(n), strict=True))),
+    )
 
 
 def load_graph(store: Store, root: Path) -> GraphIndex:
@@ -241,7 +571,7 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         tmp.write_bytes(_dump(g))
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32
         pass
     return g
 

@@ -1,0 +1,166 @@
+"""The binary graph cache: a loaded graph reads exactly like a built one; damage is rebuilt."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from graphiq_ci.index import run_index
+from graphiq_ci.search.graph import (
+    _MAGIC,
+    _SECTIONS,
+    CACHE_NAME,
+    Adjacency,
+    GraphIndex,
+    TermSets,
+    _Corrupt,
+    _dump,
+    _load,
+    build,
+    load_graph,
+)
+from graphiq_ci.store import Store, index_dir, open_store
+
+SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "shop"
+
+
+@pytest.fixture(scope="module")
+def shop_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Store]]:
+    root = tmp_path_factory.mktemp("graph_cache") / "shop"
+    shutil.copytree(SHOP, root)
+    run_index(root)
+    store = open_store(root)
+    yield root, store
+    store.close()
+
+
+def _observable(g: GraphIndex) -> dict[str, object]:
+    n = len(g.ids)
+    return {
+        "generation": g.generation,
+        "ids": list(g.ids), "names": list(g.names), "qualified": list(g.qualified),
+        "kinds": list(g.kinds), "file_of": list(g.file_of), "lines": list(g.lines),
+        "end_lines": list(g.end_lines), "visibility": list(g.visibility),
+        "parent": list(g.parent), "degree": list(g.degree),
+        "terms": [g.terms[i] for i in range(n)],
+        "name_terms": [g.name_terms[i] for i in range(n)],
+        "neighbor_terms": [g.neighbor_terms[i] for i in range(n)],
+        "out": [g.out[i] for i in range(n)], "inc": [g.inc[i] for i in range(n)],
+        "idf": dict(g.idf), "median_idf": g.median_idf,
+        "paths": list(g.paths), "path_is_test": list(g.path_is_test),
+        "file_symbol": list(g.file_symbol),
+        "by_name": dict(g.by_name), "pos_of_id": dict(g.pos_of_id),
+    }
+
+
+def test_a_cached_graph_reads_exactly_like_a_built_one(shop_store: tuple[Path, Store]) -> None:
+    root, store = shop_store
+    built = build(store)
+    assert len(built.ids) > 20 and any(built.out) and any(built.neighbor_terms)
+    (index_dir(root) / CACHE_NAME).unlink(missing_ok=True)
+    first = load_graph(store, root)  # builds and writes the cache
+    loaded = load_graph(store, root)
+    assert isinstance(loaded.terms, TermSets) and isinstance(loaded.out, Adjacency)
+    want = _observable(built)
+    assert _observable(first) == want
+    got = _observable(loaded)
+    for key, value in want.items():
+        assert got[key] == value, key
+    # every term any symbol carries, plus one nobody does, weighs the same
+    every = set().union(*built.terms, *built.name_terms, {"no-such-term-anywhere"})
+    assert {t: loaded.idf_of(t) for t in every} == {t: built.idf_of(t) for t in every}
+    assert loaded.max_idf == built.max_idf
+    for i in range(len(built.ids)):
+        assert loaded.path(i) == built.path(i) and loaded.is_test(i) == built.is_test(i)
+    # iteration, negative indices and slices behave as on lists
+    assert list(loaded.name_terms) == list(built.name_terms)
+    assert list(loaded.out) == list(built.out)
+    assert loaded.terms[-1] == built.terms[-1] and loaded.inc[-1] == built.inc[-1]
+    assert loaded.out[1:4] == built.out[1:4] and loaded.terms[:3] == built.terms[:3]
+    assert loaded.by_name.get("no such name", []) == [] and -5 not in loaded.pos_of_id
+    with pytest.raises(IndexError):
+        loaded.terms[len(built.ids)]
+    with pytest.raises(IndexError):
+        loaded.out[len(built.ids)]
+
+
+def test_a_loaded_graph_dumps_back_to_the_same_graph(shop_store: tuple[Path, Store]) -> None:
+    _, store = shop_store
+    built = build(store)
+    once = _load(_dump(built), built.generation)
+    assert once is not None
+    twice = _load(_dump(once), built.generation)
+    assert twice is not None and _observable(twice) == _observable(built)
+
+
+def test_a_stale_cache_is_ignored(shop_store: tuple[Path, Store]) -> None:
+    _, store = shop_store
+    data = _dump(build(store))
+    assert _load(data, store.generation + 1) is None
+    other_format = data[:4] + (999).to_bytes(4, "little") + data[8:]
+    assert _load(other_format, store.generation) is None
+
+
+def _damaged(good: bytes) -> dict[str, bytes]:
+    head = good[:12]
+    payload = zstandard.decompress(good[12:])
+    count = struct.unpack_from("<I", payload)[0]
+    sizes = list(struct.unpack_from(f"<{2 * count}Q", payload, 4))
+    body = payload[4 + 16 * count:]
+    # shift one out-edge target past the last symbol: sizes stay consistent, a target doesn't
+    edges_to = [name for name, _ in _SECTIONS].index("out.to")
+    at = sum(sizes[0:2 * edges_to:2])
+    bad_target = bytearray(body)
+    bad_target[at:at + 4] = (10**6).to_bytes(4, "little")
+    sizes_wrong = list(sizes)
+    sizes_wrong[1] += 1  # one more id than its bytes hold
+    return {
+        "empty": b"",
+        "garbage": b"\x00not a cache" * 50,
+        "magic only": _MAGIC + b"\x02\x00",
+        "truncated": good[: len(good) // 2],
+        "truncated payload": head + zstandard.compress(payload[: len(payload) // 2]),
+        "not zstd": head + b"\x28\xb5\x2f\xfd" + b"\xff" * 64,
+        "json body": head + zstandard.compress(b'{"ids": [1, 2'),
+        "trailing bytes": head + zstandard.compress(payload + b"\x00"),
+        "section count": head + zstandard.compress(struct.pack("<I", 3) + payload[4:]),
+        "item count": head + zstandard.compress(
+            struct.pack(f"<I{2 * count}Q", count, *sizes_wrong) + body),
+        "edge target": head + zstandard.compress(payload[: 4 + 16 * count] + bytes(bad_target)),
+    }
+
+
+def test_damaged_caches_are_rejected(shop_store: tuple[Path, Store]) -> None:
+    _, store = shop_store
+    good = _dump(build(store))
+    assert _load(good, store.generation) is not None
+    for name, data in _damaged(good).items():
+        with pytest.raises(_Corrupt):
+            _load(data, store.generation)
+            pytest.fail(name)
+
+
+def test_a_damaged_cache_file_is_set_aside_and_rebuilt(
+        shop_store: tuple[Path, Store], capsys: pytest.CaptureFixture[str]) -> None:
+    root, store = shop_store
+    cache = index_dir(root) / CACHE_NAME
+    load_graph(store, root)
+    good = cache.read_bytes()
+    want = _observable(build(store))
+    for name in ("garbage", "truncated", "edge target"):
+        cache.write_bytes(_damaged(good)[name])
+        g = load_graph(store, root)
+        assert _observable(g) == want, name
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "graph cache unreadable" in err, (name, err)
+        assert (cache.parent / err.strip().rsplit(" ", 1)[-1]).exists()
+        assert cache.read_bytes()[:4] == _MAGIC
+        assert _observable(load_graph(store, root)) == want
+        assert capsys.readouterr().err == ""
+    for aside in cache.parent.glob(f"{CACHE_NAME}.broken-*"):
+        aside.unlink()
