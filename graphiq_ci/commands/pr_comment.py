@@ -111,6 +111,7 @@ def _render_context_markdown(
 ) -> RenderedContext:
     """The PR's context in PR mode: the comment Markdown, cited files, the `fmt` rendition."""
     from graphiq_ci.context import Options, build_context
+    from graphiq_ci.github.pr_comment import RenderedContext
     from graphiq_ci.render.output import render_json, render_text
 
     task = f"{pull_request.title}\n\n{pull_request.body}"
