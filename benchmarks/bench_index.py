@@ -7,8 +7,9 @@ from $BENCH_MIRRORS under $BENCH_WORK. Every measurement runs on a temporary cop
 per tool), so the repository itself is never modified. Each figure is the CLI as a user runs it,
 process start included:
   full       `graphiq-ci index --full` after deleting .graphiq (median of --runs)
-  no-change  `graphiq-ci index` right after a full build
-  one-file   `graphiq-ci index` after appending a comment to one mid-sized source file
+  no-change  `graphiq-ci index --hook` (what the pre-commit hook runs, in the repository)
+             right after a full build
+  one-file   the same, after appending a comment to one mid-sized source file
 CodeGraph (when its npm package is installed) runs `codegraph init -y` after deleting .codegraph,
 and `codegraph sync` for the two refreshes.
 Peak RSS is ru_maxrss from wait4 (the largest single process of the tree, Linux semantics) and
@@ -155,12 +156,12 @@ def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
         print(f"graphiq full {i + 1}/{runs}: {full.runs[-1].wall_s:.2f}s", file=sys.stderr)
     reported = [float(m.group(1)) for r in full.runs
                 if (m := re.search(r" in ([\d.]+)s", r.stdout))]
+    hook = [gq, "index", "--hook"]  # the refresh every commit runs, from the repository root
     for _ in range(runs):
-        noop.runs.append(check(run_measured([gq, "index", "--repo", str(copy)]),
-                               "graphiq-ci index"))
+        noop.runs.append(check(run_measured(hook, cwd=copy), "graphiq-ci index --hook"))
     for i in range(runs):
         append_comment(copy / rel, i)
-        one.runs.append(check(run_measured([gq, "index", "--repo", str(copy)]), "graphiq-ci index"))
+        one.runs.append(check(run_measured(hook, cwd=copy), "graphiq-ci index --hook"))
     stats = check(run_measured([gq, "stats", "--repo", str(copy), "--json"]), "graphiq-ci stats")
     counts = json.loads(stats.stdout)
     return {"full": full, "noop": noop, "one": one, "files": counts.get("files"),

@@ -14,8 +14,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from graphiq_ci.errors import GraphiqError
 
 CONFIG_FILENAME = ".graphiq.yml"
@@ -82,6 +80,8 @@ def load_config(repo_root: Path) -> tuple[Config, list[str]]:
 
 def parse_config(text: str) -> tuple[Config, list[str]]:
     """Parse the YAML text of a config file; see `load_config`."""
+    import yaml  # only repositories with a .graphiq.yml pay for it
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -117,7 +117,7 @@ def parse_config(text: str) -> tuple[Config, list[str]]:
     return config, warnings
 
 
-def _describe_yaml_error(exc: yaml.YAMLError) -> str:
+def _describe_yaml_error(exc: Exception) -> str:
     """`.graphiq.yml:4: invalid YAML: … (while parsing a flow sequence started on line 3)`."""
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-import snowballstemmer
+from typing import Any
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?")
 _SEPARATORS = re.compile(r"[_$\-.]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_STEMMER = snowballstemmer.stemmer("english")
 
 #: English glue words plus words every PR text uses and no code name carries meaning by.
 STOPWORDS = frozenset(
@@ -57,7 +55,14 @@ def tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    return str(_STEMMER.stemWord(word.lower()))
+    return str(_stemmer().stemWord(word.lower()))
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer  # built on first use: a no-change refresh never stems
+
+    return snowballstemmer.stemmer("english")
 
 
 def terms(text: str) -> list[str]:

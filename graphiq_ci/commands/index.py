@@ -48,12 +48,6 @@ def index_with_progress(repo: Path, full: bool = False) -> IndexReport:
         bar.close()
 
 
-def summary(report: IndexReport) -> str:
-    return (f"indexed {len(report.parsed)} files ({len(report.deleted)} deleted, "
-            f"{len(report.skipped)} skipped, {len(report.parse_errors)} with syntax errors) "
-            f"of {report.files_seen} in {report.seconds:.2f}s")
-
-
 def register(app: typer.Typer) -> None:
     @app.command()
     def index(
@@ -65,17 +59,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Index a repository into .graphiq/graphiq.db (incremental by default)."""
         if hook:
-            from graphiq_ci.index import run_index
+            from graphiq_ci.hook import refresh_quietly
 
-            try:
-                report = run_index(repo)
-            except Exception as exc:  # a hook must never block a commit over the index
-                typer.echo(f"graphiq-ci: index not refreshed: {exc}", err=True)
-                return
-            if report.changed:
-                typer.echo(summary(report))
-            return
+            raise typer.Exit(refresh_quietly(repo))
         report = guarded(lambda: index_with_progress(repo, full))
         for note in report.notes:
             typer.echo(f"graphiq-ci: {note}", err=True)
+        from graphiq_ci.index.run import summary
+
         typer.echo(summary(report))

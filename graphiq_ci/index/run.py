@@ -56,6 +56,12 @@ class IndexReport:
         return bool(self.parsed or self.deleted)
 
 
+def summary(report: IndexReport) -> str:
+    return (f"indexed {len(report.parsed)} files ({len(report.deleted)} deleted, "
+            f"{len(report.skipped)} skipped, {len(report.parse_errors)} with syntax errors) "
+            f"of {report.files_seen} in {report.seconds:.2f}s")
+
+
 def find_root(path: Path) -> Path:
     """The git work tree containing `path`, else `path` itself (a plain directory)."""
     if not path.is_dir():

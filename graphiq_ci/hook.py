@@ -1,0 +1,25 @@
+"""The git-hook refresh: silent when nothing changed, never fails the hook.
+
+Git runs it on every commit, checkout, merge and rebase, so it stays off Typer (the CLI calls
+it for `graphiq-ci index --hook`, and `cli.main` takes a shortcut to it for exactly that
+command line).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def refresh_quietly(repo: Path) -> int:
+    """Refresh the index; print one line when something changed, one warning on failure."""
+    from graphiq_ci.index.run import run_index, summary
+
+    try:
+        report = run_index(repo)
+    except Exception as exc:  # a hook must never block a commit over the index
+        print(f"graphiq-ci: index not refreshed: {exc}", file=sys.stderr)
+        return 0
+    if report.changed:
+        print(summary(report))
+    return 0
