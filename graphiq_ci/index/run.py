@@ -8,6 +8,7 @@ committed; a `pending` flag in `meta` makes the next run finish the resolution i
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -238,9 +239,19 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
     store = open_store(root)
     try:
         report = _run(store, root, full, config, progress)
-        report.notes += warnings
+    except sqlite3.OperationalError:
+        raise  # locked, full disk, read-only: the caller explains it; the file is fine
+    except sqlite3.DatabaseError:
+        # Damage surfaced mid-run (a truncated or overwritten file passes the cheap checks
+        # on open): verify every page, which sets the file aside, and index from scratch.
+        store.close()
+        store = open_store(root, verify=True)
+        if not store.notes:
+            raise
+        report = _run(store, root, True, config, progress)
     finally:
         store.close()
+    report.notes += warnings
     report.seconds = time.perf_counter() - t0
     return report
 
