@@ -29,6 +29,8 @@ from graphiq_ci.render.tokens import count_tokens, counter_name
 
 FORMATS = ("markdown", "prompt", "json")
 HEAD_LINES = 8
+#: tokens a snippet costs beyond its code (header line, fence), a lower bound
+SNIPPET_OVERHEAD = 8
 MAX_CONNECTIONS = 25
 #: a template may not build strings or numbers beyond these (a sandbox escape by memory)
 MAX_TEMPLATE_VALUE = 1_000_000
@@ -180,11 +182,16 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         base = draw([], use_diagram)
     kept: list[Snippet] = []
     full = short = 0
+    used = count_tokens(base)
     for sn in ctx.snippets:
         for option in (sn, _shorten(sn)):
-            trial = draw(kept + [option], use_diagram)
-            if count_tokens(trial) <= max_tokens:
+            # the snippet's own size rules out most trials without rendering them
+            if used + count_tokens(option.code) + SNIPPET_OVERHEAD > max_tokens:
+                continue
+            trial = count_tokens(draw(kept + [option], use_diagram))
+            if trial <= max_tokens:
                 kept.append(option)
+                used = trial
                 full += not option.shortened
                 short += option.shortened
                 break
