@@ -55,8 +55,16 @@ def _parser(grammar: str) -> ts.Parser:
 
 
 @cache
-def _query(grammar: str, query_file: str) -> ts.Query:
-    text = resources.files("graphiq_ci.lang").joinpath("queries").joinpath(query_file).read_text()
+def query_text(spec: LanguageSpec) -> str:
+    """The language's query: its shared base files, then its own file."""
+    folder = resources.files("graphiq_ci.lang").joinpath("queries")
+    files = [*spec.base_queries, *([spec.query] if spec.query else [])]
+    return "\n".join(folder.joinpath(name).read_text() for name in files)
+
+
+@cache
+def _query(spec: LanguageSpec) -> ts.Query:
+    grammar, text = spec.grammar or "", query_text(spec)
     return ts.Query(get_language(grammar), text)  # type: ignore[arg-type,no-any-return]
 
 
@@ -161,7 +169,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     """Symbols, references and deep tokens of one file (tree-sitter recovers from syntax errors)."""
     assert spec.grammar and spec.query
     tree = _parser(spec.grammar).parse(data)
-    matches = ts.QueryCursor(_query(spec.grammar, spec.query)).matches(tree.root_node)
+    matches = ts.QueryCursor(_query(spec)).matches(tree.root_node)
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}

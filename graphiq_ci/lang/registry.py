@@ -11,7 +11,8 @@ from graphiq_ci.lang.spec import LanguageSpec
 
 def _ecmascript(name: str, exts: tuple[str, ...], grammar: str, query: str) -> LanguageSpec:
     return LanguageSpec(name, exts, grammar, query, ("node",) if name == "javascript" else (),
-                        import_candidates=imports.javascript, constructor_names=("constructor",))
+                        base_queries=("ecmascript.scm",), import_candidates=imports.javascript,
+                        constructor_names=("constructor",))
 
 
 LANGUAGES: tuple[LanguageSpec, ...] = (

@@ -30,3 +30,5 @@ class LanguageSpec:
     import_candidates: ImportCandidates = no_candidates
     # names a language gives constructors (so `Foo.new` style scoped queries can find them)
     constructor_names: tuple[str, ...] = ()
+    # query files shared with related grammars, read before `query` (ecmascript.scm)
+    base_queries: tuple[str, ...] = ()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language
 
+from graphiq_ci.lang.extract import query_text
 from graphiq_ci.lang.registry import LANGUAGES
 from graphiq_ci.lang.spec import LanguageSpec
 
@@ -17,8 +16,8 @@ _PARSED = [s for s in LANGUAGES if s.grammar]
 @pytest.mark.parametrize("spec", _PARSED, ids=lambda s: s.name)
 def test_query_compiles(spec: LanguageSpec) -> None:
     assert spec.grammar and spec.query
-    text = resources.files("graphiq_ci.lang").joinpath("queries", spec.query).read_text()
-    query = ts.Query(get_language(spec.grammar), text)  # raises QueryError on a bad pattern
+    # raises QueryError on a bad pattern
+    query = ts.Query(get_language(spec.grammar), query_text(spec))
     assert query.pattern_count > 0
 
 

@@ -1,48 +1,9 @@
-; JavaScript / JSX: definitions, calls, imports (ESM and require), inheritance, deep-graph tokens.
+; JavaScript / JSX on top of ecmascript.scm: JSX components, class names and fields, `extends`.
 
-; --- functions and classes ------------------------------------------------------------------
-(function_declaration name: (identifier) @name) @definition.function
-(generator_function_declaration name: (identifier) @name) @definition.function
 (class_declaration name: (identifier) @name) @definition.class
 
-; `export default function () {}` / `export default class {}` have no name: call them "default".
-(export_statement "default" @name value: [(function_expression) (arrow_function)]) @definition.function
-(export_statement "default" @name value: (class)) @definition.class
-
-; Class members. Methods nested in a class become `method` in extract.py.
-(class_body
-  (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body
   (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
-
-; `const f = () => …` / `const f = function () {…}` / `const C = class {…}`, at any depth. The
-; definition node is the whole declaration so leading comments (and `export`) attach to it.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-
-; Methods of object literals bound to a name (`export const api = { get() {…}, put: () => … }`).
-(variable_declarator
-  value: (object (method_definition name: (property_identifier) @name) @definition.function))
-(variable_declarator
-  value: (object
-    (pair
-      key: (property_identifier) @name
-      value: [(arrow_function) (function_expression)]) @definition.function))
-
-; CommonJS / prototype style: `module.exports.f = function …`, `Foo.prototype.bar = () => …`.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression property: (property_identifier) @name)
-      right: [(arrow_function) (function_expression)])) @definition.function)
 
 ; Module-level variables, plain or exported (`_` = lexical_declaration or variable_declaration).
 ; Values are listed by type so a function-valued declaration (above) is never also a variable.
@@ -56,6 +17,7 @@
                (null) (undefined) (regex) (await_expression) (parenthesized_expression)
                (jsx_element) (jsx_self_closing_element)])) @definition.constant
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
 (program
   (export_statement
     declaration: (_ (variable_declarator
@@ -66,6 +28,7 @@
                (null) (undefined) (regex) (await_expression) (parenthesized_expression)
                (jsx_element) (jsx_self_closing_element)])) @definition.constant)
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
 (program
   (_ (variable_declarator
        name: (identifier) @name
@@ -76,6 +39,7 @@
                (jsx_element) (jsx_self_closing_element)] @_value)) @definition.variable
   (#not-match? @name "^[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^require\\s*\\("))
+
 (program
   (export_statement
     declaration: (_ (variable_declarator
@@ -87,72 +51,21 @@
                (jsx_element) (jsx_self_closing_element)] @_value)) @definition.variable)
   (#not-match? @name "^[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^require\\s*\\("))
-(program (_ (variable_declarator name: (identifier) @name !value)) @definition.variable)
-(program
-  (export_statement
-    declaration: (_ (variable_declarator name: (identifier) @name !value)) @definition.variable))
 
-; --- references ------------------------------------------------------------------------------
-; Calls: the callee's last identifier (`a.b.c()` → c); `new Foo()` and `new ns.Foo()` → Foo.
-(call_expression function: (identifier) @name (#not-eq? @name "require")) @reference.call
-(call_expression
-  function: (member_expression
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.call
-(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.call
 ; Rendering a JSX component is a call to it (lower-case names are HTML tags).
 (jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
+
 (jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
+
 (jsx_opening_element
   name: (member_expression property: (property_identifier) @name)) @reference.call
+
 (jsx_self_closing_element
   name: (member_expression property: (property_identifier) @name)) @reference.call
 
 ; `class A extends B` / `extends ns.B` / `extends mixin(B)`.
 (class_heritage (identifier) @name) @reference.extends
+
 (class_heritage (member_expression property: (property_identifier) @name)) @reference.extends
+
 (class_heritage (call_expression arguments: (arguments (identifier) @name))) @reference.extends
-
-; ESM imports: @name is the specifier without quotes; one match per bound name (@alias), and a
-; single alias-less match for a side-effect import (`import './x.css'`).
-(import_statement
-  (import_clause
-    [(identifier) @alias
-     (namespace_import (identifier) @alias)
-     (named_imports
-       [(import_specifier alias: (identifier) @alias)
-        (import_specifier name: (identifier) @alias !alias)]*)]*)?
-  source: (string (string_fragment) @name)) @reference.import
-; Re-exports depend on the module they re-export from.
-(export_statement source: (string (string_fragment) @name)) @reference.import
-; Dynamic `import('./x')`.
-(call_expression
-  function: (import)
-  arguments: (arguments . (string (string_fragment) @name))) @reference.import
-
-; CommonJS: `const x = require('m')`, `const {a, b: c} = require('m')`, bare `require('m')`.
-(variable_declarator
-  name: (identifier) @alias
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-(variable_declarator
-  name: (object_pattern
-    [(shorthand_property_identifier_pattern) @alias
-     (pair_pattern value: (identifier) @alias)])
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-(expression_statement
-  (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-
-; --- deep-graph tokens -----------------------------------------------------------------------
-(member_expression property: (property_identifier) @deep.field)
-(number) @deep.literal
-(string (string_fragment) @deep.literal)
-(comment) @comment

@@ -1,67 +1,42 @@
-; TypeScript and TSX (one file, so it may only use nodes both grammars have: no JSX, no `<T>x`):
-; the JavaScript patterns plus interfaces, type aliases, enums, namespaces and type references.
+; TypeScript and TSX on top of ecmascript.scm (one file for both grammars, so only nodes
+; both have: no JSX, no `<T>x`): interfaces, type aliases, enums, namespaces, type references.
 
-; --- functions and classes ------------------------------------------------------------------
-(function_declaration name: (identifier) @name) @definition.function
-(generator_function_declaration name: (identifier) @name) @definition.function
 ; TypeScript class names are type_identifiers.
 (class_declaration name: (type_identifier) @name) @definition.class
+
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
+
 ; Overload and ambient (`declare function`) signatures are declarations too.
 (function_signature name: (identifier) @name) @definition.function
+
 (interface_declaration name: (type_identifier) @name) @definition.interface
+
 (type_alias_declaration name: (type_identifier) @name) @definition.type
+
 (enum_declaration name: (identifier) @name) @definition.enum
+
 (enum_body (property_identifier) @name @definition.constant)
+
 (enum_body (enum_assignment name: (property_identifier) @name) @definition.constant)
+
 ; `namespace A {}` / `module A.B {}`; `declare module 'pkg' {}` is named by its string content.
 (internal_module name: [(identifier) (nested_identifier)] @name) @definition.namespace
+
 (module name: [(identifier) (nested_identifier)] @name) @definition.namespace
+
 (module name: (string (string_fragment) @name)) @definition.module
 
-; `export default function () {}` / `export default class {}` have no name: call them "default".
-(export_statement "default" @name value: [(function_expression) (arrow_function)]) @definition.function
-(export_statement "default" @name value: (class)) @definition.class
-
-; Class members. Methods nested in a class become `method` in extract.py.
-(class_body
-  (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body
   (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+
 (class_body (abstract_method_signature name: (property_identifier) @name) @definition.method)
+
 (class_body (method_signature name: (property_identifier) @name) @definition.method)
+
 ; Interface members.
 (interface_body (method_signature name: (property_identifier) @name) @definition.method)
+
 (interface_body (property_signature name: (property_identifier) @name) @definition.field)
-
-; `const f = () => …` / `const f = function () {…}` / `const C = class {…}`, at any depth. The
-; definition node is the whole declaration so leading comments (and `export`) attach to it.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-
-; Methods of object literals bound to a name (`export const api = { get() {…}, put: () => … }`).
-(variable_declarator
-  value: (object (method_definition name: (property_identifier) @name) @definition.function))
-(variable_declarator
-  value: (object
-    (pair
-      key: (property_identifier) @name
-      value: [(arrow_function) (function_expression)]) @definition.function))
-
-; CommonJS / prototype style: `module.exports.f = function …`, `Foo.prototype.bar = () => …`.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression property: (property_identifier) @name)
-      right: [(arrow_function) (function_expression)])) @definition.function)
 
 ; Module-level variables, plain or exported (`_` = lexical_declaration or variable_declaration).
 ; Values are listed by type so a function-valued declaration (above) is never also a variable.
@@ -75,6 +50,7 @@
                (null) (undefined) (regex) (await_expression) (parenthesized_expression)
                (as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
 (program
   (export_statement
     declaration: (_ (variable_declarator
@@ -85,6 +61,7 @@
                (null) (undefined) (regex) (await_expression) (parenthesized_expression)
                (as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant)
   (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
 (program
   (_ (variable_declarator
        name: (identifier) @name
@@ -95,6 +72,7 @@
                (as_expression) (satisfies_expression) (non_null_expression)] @_value)) @definition.variable
   (#not-match? @name "^[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^require\\s*\\("))
+
 (program
   (export_statement
     declaration: (_ (variable_declarator
@@ -106,31 +84,27 @@
                (as_expression) (satisfies_expression) (non_null_expression)] @_value)) @definition.variable)
   (#not-match? @name "^[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^require\\s*\\("))
-; `let x: T;` (no value).
-(program (_ (variable_declarator name: (identifier) @name !value)) @definition.variable)
-(program
-  (export_statement
-    declaration: (_ (variable_declarator name: (identifier) @name !value)) @definition.variable))
 
-; --- references ------------------------------------------------------------------------------
-; Calls: the callee's last identifier (`a.b.c()` → c); `new Foo()` and `new ns.Foo()` → Foo.
-(call_expression function: (identifier) @name (#not-eq? @name "require")) @reference.call
-(call_expression
-  function: (member_expression
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.call
-(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.call
 ; `class A extends B<T> implements I, J<T>`; `interface I extends J, K<T>`.
 (extends_clause value: (identifier) @name) @reference.extends
+
 (extends_clause value: (member_expression property: (property_identifier) @name)) @reference.extends
+
 (extends_clause value: (call_expression arguments: (arguments (identifier) @name))) @reference.extends
+
 (implements_clause (type_identifier) @name) @reference.implements
+
 (implements_clause (generic_type name: (type_identifier) @name)) @reference.implements
+
 (implements_clause
   (generic_type name: (nested_type_identifier name: (type_identifier) @name))) @reference.implements
+
 (implements_clause (nested_type_identifier name: (type_identifier) @name)) @reference.implements
+
 (extends_type_clause type: (type_identifier) @name) @reference.extends
+
 (extends_type_clause type: (generic_type name: (type_identifier) @name)) @reference.extends
+
 (extends_type_clause
   type: (nested_type_identifier name: (type_identifier) @name)) @reference.extends
 
@@ -219,49 +193,6 @@
       (generic_type name: (nested_type_identifier name: (type_identifier) @name @reference.type))])]
  (#not-match? @name "^[A-Z]$"))
 
-; ESM imports: @name is the specifier without quotes; one match per bound name (@alias), and a
-; single alias-less match for a side-effect import (`import './x.css'`).
-(import_statement
-  (import_clause
-    [(identifier) @alias
-     (namespace_import (identifier) @alias)
-     (named_imports
-       [(import_specifier alias: (identifier) @alias)
-        (import_specifier name: (identifier) @alias !alias)]*)]*)?
-  source: (string (string_fragment) @name)) @reference.import
-; Re-exports depend on the module they re-export from.
-(export_statement source: (string (string_fragment) @name)) @reference.import
 ; `import x = require('m')`.
 (import_statement
   (import_require_clause (identifier) @alias source: (string (string_fragment) @name))) @reference.import
-; Dynamic `import('./x')`.
-(call_expression
-  function: (import)
-  arguments: (arguments . (string (string_fragment) @name))) @reference.import
-
-; CommonJS: `const x = require('m')`, `const {a, b: c} = require('m')`, bare `require('m')`.
-(variable_declarator
-  name: (identifier) @alias
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-(variable_declarator
-  name: (object_pattern
-    [(shorthand_property_identifier_pattern) @alias
-     (pair_pattern value: (identifier) @alias)])
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-(expression_statement
-  (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @name)))
-  (#eq? @_require "require")) @reference.import
-
-; --- deep-graph tokens -----------------------------------------------------------------------
-(member_expression property: (property_identifier) @deep.field)
-(number) @deep.literal
-(string (string_fragment) @deep.literal)
-(comment) @comment
