@@ -1,14 +1,8 @@
-; C: functions and prototypes, structs/unions/enums, typedefs, macros, globals, calls, includes.
+; C on top of c_family.scm: prototypes, structs/unions/enums, typedefs, macros, globals.
 
 ; Functions: the name sits under a function_declarator, itself under up to two pointer_declarators
 ; (`char **f(void)`). Prototypes (`int f(int);`, the API of a header) are functions too.
 (function_definition
-  declarator: [(function_declarator declarator: (identifier) @name)
-               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-               (pointer_declarator
-                 declarator: (pointer_declarator
-                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
-(declaration
   declarator: [(function_declarator declarator: (identifier) @name)
                (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
                (pointer_declarator
@@ -33,30 +27,12 @@
   (declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
                       (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
                       (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])])
-(type_definition
-  type: [(struct_specifier body: (_)) (union_specifier body: (_))]
-  declarator: (type_identifier) @name) @definition.struct
-(type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @definition.enum
-; Other typedefs: plain (`typedef unsigned long id_t;`), pointer, and function-pointer types.
-(type_definition
-  type: [(primitive_type) (type_identifier) (sized_type_specifier) (struct_specifier !body)
-         (union_specifier !body) (enum_specifier !body)]
-  declarator: [(type_identifier) @name
-               (pointer_declarator declarator: (type_identifier) @name)
-               (function_declarator
-                 declarator: (parenthesized_declarator
-                   (pointer_declarator declarator: (type_identifier) @name)))]) @definition.type
 
 (field_declaration_list
   (field_declaration
     declarator: [(field_identifier) @name
                  (pointer_declarator declarator: (field_identifier) @name)
                  (array_declarator declarator: (field_identifier) @name)]) @definition.field)
-(enumerator_list (enumerator name: (identifier) @name) @definition.constant)
-
-; Macros: object-like ones with a value are constants (include guards have none).
-(preproc_def name: (identifier) @name value: (_)) @definition.constant
-(preproc_function_def name: (identifier) @name) @definition.function
 
 ; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
 ([(translation_unit
@@ -78,10 +54,6 @@
                                   (pointer_declarator declarator: (identifier) @name)
                                   (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
 
-; Calls: `f()`, `s->f()`/`s.f()` (function pointers) → f.
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
-
 ; Type references where a type is used (type_identifier also names typedefs and tags).
 ([(parameter_declaration type: (type_identifier) @name @reference.type)
   (declaration type: (type_identifier) @name @reference.type)
@@ -93,14 +65,3 @@
   (union_specifier !body name: (type_identifier) @name @reference.type)
   (enum_specifier !body name: (type_identifier) @name @reference.type)]
  (#not-match? @name "^(size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE)$"))
-
-; `#include "x.h"` → x.h (no quotes); `#include <x.h>` → <x.h> (imports.c_include strips <>).
-(preproc_include path: (string_literal (string_content) @name)) @reference.import
-(preproc_include path: (system_lib_string) @name) @reference.import
-
-; Deep-graph tokens.
-(field_expression field: (field_identifier) @deep.field)
-(field_designator (field_identifier) @deep.field)
-(number_literal) @deep.literal
-(string_literal (string_content) @deep.literal)
-(comment) @comment

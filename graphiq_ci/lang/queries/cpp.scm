@@ -1,5 +1,6 @@
-; C++: the C patterns plus classes, namespaces, methods (in-class and `A::f` out of line), aliases,
-; base classes, `new`, templates. extract.py attaches a comment above `template <…>` to the class.
+; C++ on top of c_family.scm: classes, namespaces, methods (in-class and `A::f` out of line),
+; aliases, base classes, `new`, templates. extract.py attaches a comment above `template <…>`
+; to the class.
 
 ; Functions: the name sits under a function_declarator, itself under up to two pointer_declarators
 ; (`char **f(void)`). Prototypes (`int f(int);`, the API of a header) are functions too.
@@ -13,6 +14,7 @@
                (pointer_declarator
                  declarator: (pointer_declarator
                    declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+
 ; Out-of-line members `R A::f(…) {…}`: named f (the class is not their lexical parent); `A::A` is a
 ; constructor.
 ((function_definition
@@ -27,10 +29,12 @@
                   (function_declarator
                     declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name)))]) @definition.function
  (#not-eq? @_scope @name))
+
 ((function_definition
    declarator: (function_declarator
      declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name))) @definition.constructor
  (#eq? @_scope @name))
+
 ; In-class declarations: `T f(…);` is a method, `A(…);` a constructor, `~A();` a destructor. An
 ; inline constructor `A(…) {…}` also matches the function pattern above; the class-anchored
 ; pattern starts at an outer node, so tree-sitter reports it first and extract.py keeps it.
@@ -41,25 +45,25 @@
                    declarator: (function_declarator declarator: (field_identifier) @name))
                  (reference_declarator
                    (function_declarator declarator: [(field_identifier) (operator_name)] @name))]) @definition.method)
+
 (field_declaration_list
   (declaration
     declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+
 (field_declaration_list
   (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method)
+
 (field_declaration_list
   (function_definition
     declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
 
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
+
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.namespace
+
 (alias_declaration name: (type_identifier) @name) @definition.type
+
 (concept_definition name: (identifier) @name) @definition.type
-(declaration
-  declarator: [(function_declarator declarator: (identifier) @name)
-               (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-               (pointer_declarator
-                 declarator: (pointer_declarator
-                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
 
 ; `struct s {…};` (and unions, enums) at file level or inside #if blocks (header guards). A
 ; `typedef struct {…} s_t;` is defined by the whole typedef, named by the typedef name, so its
@@ -87,19 +91,6 @@
   (declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
                       (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
                       (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])])
-(type_definition
-  type: [(struct_specifier body: (_)) (union_specifier body: (_))]
-  declarator: (type_identifier) @name) @definition.struct
-(type_definition type: (enum_specifier body: (_)) declarator: (type_identifier) @name) @definition.enum
-; Other typedefs: plain (`typedef unsigned long id_t;`), pointer, and function-pointer types.
-(type_definition
-  type: [(primitive_type) (type_identifier) (sized_type_specifier) (struct_specifier !body)
-         (union_specifier !body) (enum_specifier !body)]
-  declarator: [(type_identifier) @name
-               (pointer_declarator declarator: (type_identifier) @name)
-               (function_declarator
-                 declarator: (parenthesized_declarator
-                   (pointer_declarator declarator: (type_identifier) @name)))]) @definition.type
 
 (field_declaration_list
   (field_declaration
@@ -107,11 +98,6 @@
                  (reference_declarator (field_identifier) @name)
                  (pointer_declarator declarator: (field_identifier) @name)
                  (array_declarator declarator: (field_identifier) @name)]) @definition.field)
-(enumerator_list (enumerator name: (identifier) @name) @definition.constant)
-
-; Macros: object-like ones with a value are constants (include guards have none).
-(preproc_def name: (identifier) @name value: (_)) @definition.constant
-(preproc_function_def name: (identifier) @name) @definition.function
 
 ; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
 ([(translation_unit
@@ -142,17 +128,17 @@
                                   (pointer_declarator declarator: (identifier) @name)
                                   (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
 
-; Calls: `f()`, `o.f()`, `o->f()`, `ns::f()`, `f<T>()` → f; `new T(…)` → T.
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (call_expression
   function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
+
 (call_expression
   function: (qualified_identifier
     name: [(identifier) @name
            (template_function name: (identifier) @name)
            (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])])) @reference.call
+
 (call_expression function: (template_function name: (identifier) @name)) @reference.call
+
 (new_expression
   type: [(type_identifier) @name
          (template_type name: (type_identifier) @name)
@@ -228,15 +214,6 @@
   (enum_specifier !body name: (type_identifier) @name @reference.type)]
  (#not-match? @name "^([A-Z]|size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE|string|string_view|vector|map|unordered_map|set|unordered_set|optional|pair|tuple|shared_ptr|unique_ptr|weak_ptr|function|array|span)$"))
 
-; `#include "x.h"` → x.h (no quotes); `#include <x.h>` → <x.h> (imports.c_include strips <>).
-(preproc_include path: (string_literal (string_content) @name)) @reference.import
-(preproc_include path: (system_lib_string) @name) @reference.import
-
-; Deep-graph tokens.
-(field_expression field: (field_identifier) @deep.field)
 (field_initializer (field_identifier) @deep.field)
-(field_designator (field_identifier) @deep.field)
-(number_literal) @deep.literal
-(string_literal (string_content) @deep.literal)
+
 (raw_string_literal (raw_string_content) @deep.literal)
-(comment) @comment
