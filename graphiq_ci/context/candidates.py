@@ -51,7 +51,7 @@ def _exact_names(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
     hits: dict[int, str] = {}
     for name in terms.symbols:
         leaf = name.replace("::", ".").replace("#", ".").split(".")[-1]
-        for i in g.by_name.get(leaf.lower(), []):
+        for i in g.name_index().positions(leaf.lower()):
             if g.kinds[i] != "file" and (g.names[i] == leaf or leaf.islower()):
                 hits[i] = leaf
     per_file: dict[int, set[str]] = defaultdict(set)
@@ -69,12 +69,13 @@ def _class_prefix(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
         if len(word) < 4:
             continue
         prefix = word[:1].upper() + word[1:]
-        for lower, positions in g.by_name.items():
-            if lower.startswith(word) and lower != word:
-                for i in positions:
-                    if g.names[i].startswith(prefix) and g.kinds[i] not in ("file", "variable"):
-                        c.offer(i, 0.35 + 0.3 * len(word) / len(g.names[i]),
-                                f"class prefix: {prefix}")
+        index = g.name_index()
+        longer = [index.positions(lower) for lower in index.starting_with(word) if lower != word]
+        for positions in sorted(longer):  # in order of first occurrence, as `by_name` iterates
+            for i in positions:
+                if g.names[i].startswith(prefix) and g.kinds[i] not in ("file", "variable"):
+                    c.offer(i, 0.35 + 0.3 * len(word) / len(g.names[i]),
+                            f"class prefix: {prefix}")
 
 
 def _boundary_and_compound(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
@@ -85,7 +86,9 @@ def _boundary_and_compound(g: GraphIndex, terms: TaskTerms, c: Candidates) -> No
     if not wanted:
         return
     scored: list[tuple[float, int, int]] = []
-    for i, names in enumerate(g.name_terms):
+    having = set().union(*map(g.with_name_term, wanted))  # the rest share no task term
+    for i in sorted(having):
+        names = g.name_terms[i]
         if g.kinds[i] == "file" or not names:
             continue
         shared = names & wanted

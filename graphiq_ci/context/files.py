@@ -17,7 +17,7 @@ from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import file_bm25
 from graphiq_ci.store import Store
-from graphiq_ci.text import stem, tokens
+from graphiq_ci.text import stem
 
 #: file-level feature weights, by the names --explain prints
 FILE_WEIGHTS = {
@@ -100,11 +100,7 @@ def _path_terms(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
     `locales/index.ts` for "add a locale", `rich_utils.py` for "Rich markup": file and directory
     names carry intent that whole-file BM25 dilutes in long files.
     """
-    words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in g.paths]
-    df: dict[str, int] = defaultdict(int)
-    for ws in words:
-        for w in ws:
-            df[w] += 1
+    words, df = g.path_words()  # per path, derived once per graph
     n = len(g.paths) or 1
     for path, ws in zip(g.paths, words, strict=True):
         hit = ws & wanted

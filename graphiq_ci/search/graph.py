@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 import operator
 import os
+import re
 import struct
 import sys
 import time
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import (
     Callable,
@@ -62,12 +64,14 @@ _EMPTY: frozenset[str] = frozenset()
 class TermSets(Sequence[frozenset[str]]):
     """Per-symbol term sets in CSR form; each frozenset is built on first access, then kept."""
 
-    __slots__ = ("_cache", "_complete", "_ids", "_off", "_vocab")
+    __slots__ = ("_cache", "_complete", "_flat", "_ids", "_index", "_off", "_vocab")
 
     def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
         self._vocab, self._off, self._ids = vocab, off, ids
         self._cache: list[frozenset[str] | None] = [None] * (len(off) - 1)
         self._complete = False
+        self._index: dict[str, int] | None = None  # term → vocabulary id, for `having`
+        self._flat = b""
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -90,6 +94,28 @@ class TermSets(Sequence[frozenset[str]]):
         if s is None:
             s = self._make(i if i >= 0 else i + len(self))
         return s
+
+    def having(self, term: str) -> list[int]:
+        """Positions whose set holds `term`, ascending, found in the flat ids (no set is built)."""
+        if self._index is None:
+            self._index = dict(zip(self._vocab, range(len(self._vocab)), strict=True))
+            self._flat = self._ids.tobytes()
+        if len(self._index) != len(self._vocab):  # a repeated vocabulary entry: compare strings
+            return [i for i in range(len(self)) if term in self[i]]
+        k = self._index.get(term)
+        if k is None:
+            return []
+        size, flat, off = self._ids.itemsize, self._flat, self._off
+        pattern = array(self._ids.typecode, [k]).tobytes()
+        found: list[int] = []
+        at = flat.find(pattern)
+        while at >= 0:
+            if at % size:  # straddles two ids
+                at = flat.find(pattern, at + 1)
+                continue
+            found.append(bisect_right(off, at // size) - 1)
+            at = flat.find(pattern, at + size)
+        return sorted(set(found))
 
     def __iter__(self) -> Iterator[frozenset[str]]:
         if not self._complete:
@@ -220,6 +246,56 @@ class LazyDict(Mapping[K, V]):
         return self.data.items()
 
 
+class NameIndex:
+    """Lower-case names, sorted: exact and prefix lookups by bisection, regex scans in C.
+
+    `keys` holds every position's lower-case name in order, `order` the positions in the same
+    order (ascending within equal names: the sort is stable), `distinct` each name once. `blob`
+    is `distinct` with a NUL before and after each name, so one compiled regex can test every
+    name without a Python loop; it is None when a name holds a NUL itself (then callers scan).
+    """
+
+    __slots__ = ("_blob", "distinct", "keys", "order")
+
+    def __init__(self, names: Sequence[str]) -> None:
+        low = list(map(str.lower, names))
+        self.order = sorted(range(len(low)), key=low.__getitem__)
+        self.keys = [low[i] for i in self.order]
+        self.distinct = list(dict.fromkeys(self.keys))
+        self._blob: str | None = None
+
+    def positions(self, lower: str) -> list[int]:
+        """Positions whose lower-case name is `lower`, ascending (what `by_name.get` holds)."""
+        lo = bisect_left(self.keys, lower)
+        return self.order[lo:bisect_right(self.keys, lower, lo)]
+
+    def starting_with(self, prefix: str) -> list[str]:
+        """The distinct lower-case names that start with `prefix`, in sorted order."""
+        out: list[str] = []
+        distinct = self.distinct
+        for k in range(bisect_left(distinct, prefix), len(distinct)):
+            if not distinct[k].startswith(prefix):
+                break
+            out.append(distinct[k])
+        return out
+
+    @property
+    def blob(self) -> str | None:
+        if self._blob is None:
+            joined = "\0".join(self.distinct)
+            if joined.count("\0") != max(len(self.distinct) - 1, 0):
+                return None
+            self._blob = f"\0{joined}\0"
+        return self._blob
+
+    def matching(self, pattern: re.Pattern[str]) -> list[str]:
+        """Group 1 of each match of `pattern` in `blob`: a pattern of the form `\0(...)` that
+        never crosses a NUL yields the names it matches (a leading literal lets the regex
+        engine skip ahead in C). [] when there is no blob."""
+        blob = self.blob
+        return [] if blob is None else [m.group(1) for m in pattern.finditer(blob)]
+
+
 @dataclass
 class GraphIndex:
     """Parallel arrays indexed by a symbol's position `i` (not its database id).
@@ -251,6 +327,40 @@ class GraphIndex:
     file_symbol: Sequence[int] = field(default_factory=list)  # per path: its file symbol's position
     by_name: Mapping[str, list[int]] = field(default_factory=dict)  # lower-case name → positions
     pos_of_id: Mapping[int, int] = field(default_factory=dict)
+    # derived on first use and kept for the process: never stored, never compared
+    _names: NameIndex | None = field(default=None, init=False, repr=False, compare=False)
+    _postings: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False,
+                                            compare=False)
+    _path_words: tuple[list[set[str]], dict[str, int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
+    def name_index(self) -> NameIndex:
+        if self._names is None:
+            self._names = NameIndex(self.names)
+        return self._names
+
+    def with_name_term(self, term: str) -> list[int]:
+        """Positions whose `name_terms` hold `term`, ascending."""
+        found = self._postings.get(term)
+        if found is None:
+            nt = self.name_terms
+            found = (nt.having(term) if isinstance(nt, TermSets)
+                     else [i for i, s in enumerate(nt) if term in s])
+            self._postings[term] = found
+        return found
+
+    def path_words(self) -> tuple[list[set[str]], dict[str, int]]:
+        """Each path's stemmed words, and in how many paths each word occurs."""
+        if self._path_words is None:
+            from graphiq_ci.text import stem, tokens
+
+            words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in self.paths]
+            df: dict[str, int] = defaultdict(int)
+            for ws in words:
+                for w in ws:
+                    df[w] += 1
+            self._path_words = (words, df)
+        return self._path_words
 
     def idf_of(self, term: str) -> float:
         return self.idf.get(term, self.max_idf)
