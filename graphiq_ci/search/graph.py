@@ -61,39 +61,52 @@ T = TypeVar("T")
 _EMPTY: frozenset[str] = frozenset()
 
 
-class TermSets(Sequence[frozenset[str]]):
-    """Per-symbol term sets in CSR form; each frozenset is built on first access, then kept."""
+class _Lazy(Sequence[T]):
+    """A read-only sequence whose items are built on first access (`_make`), then kept."""
 
-    __slots__ = ("_cache", "_complete", "_flat", "_ids", "_index", "_off", "_vocab")
+    __slots__ = ("_cache",)
 
-    def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
-        self._vocab, self._off, self._ids = vocab, off, ids
-        self._cache: list[frozenset[str] | None] = [None] * (len(off) - 1)
-        self._complete = False
-        self._index: dict[str, int] | None = None  # term → vocabulary id, for `having`
-        self._flat = b""
+    def __init__(self, size: int) -> None:
+        self._cache: list[T | None] = [None] * size
+
+    def _make(self, i: int) -> T:
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return len(self._cache)
 
-    def _make(self, i: int) -> frozenset[str]:
-        a, b = self._off[i], self._off[i + 1]
-        s = frozenset(map(self._vocab.__getitem__, self._ids[a:b])) if b > a else _EMPTY
-        self._cache[i] = s
-        return s
-
     @overload
-    def __getitem__(self, i: int) -> frozenset[str]: ...
+    def __getitem__(self, i: int) -> T: ...
     @overload
-    def __getitem__(self, i: slice) -> list[frozenset[str]]: ...
+    def __getitem__(self, i: slice) -> list[T]: ...
 
-    def __getitem__(self, i: int | slice) -> frozenset[str] | list[frozenset[str]]:
+    def __getitem__(self, i: int | slice) -> T | list[T]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        s = self._cache[i]  # raises IndexError past the end, as a list would
-        if s is None:
-            s = self._make(i if i >= 0 else i + len(self))
-        return s
+        item = self._cache[i]  # raises IndexError past the end, as a list would
+        if item is None:
+            i = i if i >= 0 else i + len(self)
+            item = self._cache[i] = self._make(i)
+        return item
+
+    def __iter__(self) -> Iterator[T]:
+        return (self[i] for i in range(len(self)))
+
+
+class TermSets(_Lazy[frozenset[str]]):
+    """Per-symbol term sets in CSR form (offsets into one flat array of vocabulary ids)."""
+
+    __slots__ = ("_flat", "_ids", "_index", "_off", "_vocab")
+
+    def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
+        super().__init__(len(off) - 1)
+        self._vocab, self._off, self._ids = vocab, off, ids
+        self._index: dict[str, int] | None = None  # term → vocabulary id, for `having`
+        self._flat = b""
+
+    def _make(self, i: int) -> frozenset[str]:
+        a, b = self._off[i], self._off[i + 1]
+        return frozenset(map(self._vocab.__getitem__, self._ids[a:b])) if b > a else _EMPTY
 
     def having(self, term: str) -> list[int]:
         """Positions whose set holds `term`, ascending, found in the flat ids (no set is built)."""
@@ -117,83 +130,38 @@ class TermSets(Sequence[frozenset[str]]):
             at = flat.find(pattern, at + size)
         return sorted(set(found))
 
-    def __iter__(self) -> Iterator[frozenset[str]]:
-        if not self._complete:
-            cache, make = self._cache, self._make
-            for i in range(len(cache)):
-                if cache[i] is None:
-                    make(i)
-            self._complete = True
-        return iter(self._cache)  # type: ignore[arg-type]  # no None left
 
+class Adjacency(_Lazy[list[Edge]]):
+    """Per-symbol edge lists in CSR form (offsets into flat target, weight and code arrays)."""
 
-class Adjacency(Sequence[list[Edge]]):
-    """Per-symbol edge lists in CSR form; each list is built on first access, then kept."""
-
-    __slots__ = ("_cache", "_codes", "_off", "_to", "_weights")
+    __slots__ = ("_codes", "_off", "_to", "_weights")
 
     def __init__(self, off: array[int], to: array[int], weights: array[float],
                  codes: array[int]) -> None:
+        super().__init__(len(off) - 1)
         self._off, self._to, self._weights, self._codes = off, to, weights, codes
-        self._cache: list[list[Edge] | None] = [None] * (len(off) - 1)
 
-    def __len__(self) -> int:
-        return len(self._cache)
-
-    @overload
-    def __getitem__(self, i: int) -> list[Edge]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[list[Edge]]: ...
-
-    def __getitem__(self, i: int | slice) -> list[Edge] | list[list[Edge]]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        lst = self._cache[i]
-        if lst is None:
-            if i < 0:
-                i += len(self)
-            a, b = self._off[i], self._off[i + 1]
-            lst = list(zip(self._to[a:b], self._weights[a:b], self._codes[a:b], strict=True))
-            self._cache[i] = lst
-        return lst
-
-    def __iter__(self) -> Iterator[list[Edge]]:
-        return (self[i] for i in range(len(self)))
+    def _make(self, i: int) -> list[Edge]:
+        a, b = self._off[i], self._off[i + 1]
+        return list(zip(self._to[a:b], self._weights[a:b], self._codes[a:b], strict=True))
 
 
-class NeighborTerms(Sequence[frozenset[str]]):
-    """The name terms of each symbol's structural neighbours, derived on first access.
+class NeighborTerms(_Lazy[frozenset[str]]):
+    """The name terms of each symbol's structural neighbours.
 
     Not stored in the cache: it is a function of `name_terms` and the adjacency, and a query
     only reads it for the symbols it scores.
     """
 
-    __slots__ = ("_cache", "_inc", "_name_terms", "_out")
+    __slots__ = ("_inc", "_name_terms", "_out")
 
     def __init__(self, name_terms: Sequence[frozenset[str]], out: Sequence[list[Edge]],
                  inc: Sequence[list[Edge]]) -> None:
+        super().__init__(len(name_terms))
         self._name_terms, self._out, self._inc = name_terms, out, inc
-        self._cache: list[frozenset[str] | None] = [None] * len(name_terms)
 
-    def __len__(self) -> int:
-        return len(self._cache)
-
-    @overload
-    def __getitem__(self, i: int) -> frozenset[str]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[frozenset[str]]: ...
-
-    def __getitem__(self, i: int | slice) -> frozenset[str] | list[frozenset[str]]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        s = self._cache[i]
-        if s is None:
-            s = _neighbor_terms(self._name_terms, self._out[i], self._inc[i])
-            self._cache[i] = s
-        return s
-
-    def __iter__(self) -> Iterator[frozenset[str]]:
-        return (self[i] for i in range(len(self)))
+    def _make(self, i: int) -> frozenset[str]:
+        return _neighbor_terms(self._name_terms, self._out[i], self._inc[i])
 
 
 def _neighbor_terms(name_terms: Sequence[frozenset[str]], out: list[Edge],
