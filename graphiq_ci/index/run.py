@@ -37,6 +37,7 @@ BATCH_FILES = 200
 POOL_THRESHOLD = 24
 
 Progress = Callable[[int, int], None]
+SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
 
 
 @dataclass
@@ -123,26 +124,44 @@ class _Writer:
         self.file_ids: set[int] = set()
         self.files_added_or_removed = False
 
-    def _forget(self, file_id: int) -> None:
+    def _forget(self, file_id: int, keep: set[SymbolKey] | None = None) -> dict[SymbolKey, int]:
+        """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse.
+
+        A reused id keeps every edge and resolved reference other files hold to it, so only
+        the names that appeared or disappeared need re-resolving across the repository.
+        """
         conn = self.store.conn
-        old = conn.execute("SELECT id, name FROM symbols WHERE file_id = ?", (file_id,)).fetchall()
-        ids = [r[0] for r in old]
-        self.names.update(r[1] for r in old)
+        old = conn.execute("SELECT id, name, qualified, kind FROM symbols WHERE file_id = ?",
+                           (file_id,)).fetchall()
+        reuse: dict[SymbolKey, int] = {}
+        for sid, name, qualified, kind in old:
+            key = (qualified, kind)
+            if keep is not None and key in keep and key not in reuse:
+                reuse[key] = sid
+            else:
+                self.names.add(name)
+        kept = set(reuse.values())
         self.tokens.update(
             (k, t) for k, t in conn.execute(
                 "SELECT kind, token FROM deep_tokens WHERE symbol_id IN "
                 "(SELECT id FROM symbols WHERE file_id = ?)", (file_id,)))
+        ids = [r[0] for r in old]
+        gone = [sid for sid in ids if sid not in kept]
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
             conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
-            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks}) OR dst_id IN ({marks})",
-                         part + part)
+            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
+        for chunk in range(0, len(gone), 500):
+            part = gone[chunk : chunk + 500]
+            marks = ",".join("?" * len(part))
+            conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
             conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
         conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
+        return reuse
 
     def delete(self, path: str) -> None:
         row = self.store.conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
@@ -159,9 +178,11 @@ class _Writer:
 
     def write(self, rec: FileRecord, existed: bool) -> None:
         conn = self.store.conn
+        reuse: dict[SymbolKey, int] = {}
         if existed:
             row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
-            self._forget(row[0])
+            parsed = rec.parsed.symbols if rec.parsed else []
+            reuse = self._forget(row[0], {(s.qualified, s.kind.value) for s in parsed})
         else:
             self.files_added_or_removed = True
         parse_error = rec.parsed.error if rec.parsed else ""
@@ -180,25 +201,31 @@ class _Writer:
             return
         conn.execute("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
                      (file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
-        self._write_symbols(rec, file_id)
+        self._write_symbols(rec, file_id, reuse)
 
-    def _write_symbols(self, rec: FileRecord, file_id: int) -> None:
+    def _write_symbols(self, rec: FileRecord, file_id: int,
+                       reuse: dict[SymbolKey, int]) -> None:
         conn = self.store.conn
         assert rec.parsed is not None
-        next_id = (conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0) + 1
+        taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
+        next_id = max(taken, *reuse.values(), 0) + 1  # reused ids are not back in the table yet
         id_of: dict[str, int] = {}
         sym_rows, fts_rows, contains = [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
-        file_sym_id = next_id
+        file_sym_id = 0
         for sym, (decomposed, hints, body, terms) in zip(rec.parsed.symbols, rec.fts, strict=True):
-            sid = next_id
-            next_id += 1
+            sid = reuse.pop((sym.qualified, sym.kind.value), 0)
+            if not sid:
+                sid = next_id
+                next_id += 1
+                self.names.add(sym.name)  # a new definition: uses of its name may resolve anew
             key = "" if sym.kind is Kind.FILE else sym.qualified
             id_of.setdefault(key, sid)
+            if sym.kind is Kind.FILE:
+                file_sym_id = sid
             parent_id = id_of.get(sym.parent) if sym.parent else None
             if sym.kind is not Kind.FILE:
                 contains.append((parent_id or file_sym_id, sid))
-            self.names.add(sym.name)
             sym_rows.append((sid, file_id, sym.name, sym.qualified, sym.kind.value, sym.line,
                              sym.end_line, sym.signature, sym.doc, sym.source, sym.visibility,
                              parent_id, hints, terms))

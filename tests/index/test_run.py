@@ -133,3 +133,26 @@ def test_indexes_this_repository() -> None:
     syms = _symbols(PROJECT_ROOT)
     assert ("graphiq_ci/index/run.py", "run_index", "function") in syms
     assert ("run_index", "_run", "calls") in _edges(PROJECT_ROOT)
+
+
+def test_a_body_edit_keeps_symbol_ids_and_the_edges_into_them(
+        make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    run_index(repo)
+
+    def ids() -> dict[str, int]:
+        return dict(_db(repo).execute(
+            "SELECT s.qualified, s.id FROM symbols s JOIN files f ON f.id = s.file_id "
+            "WHERE f.path = 'shop/models.py'"))
+
+    before = ids()
+    (repo / "shop/models.py").write_text(MODELS.replace("sum(self.items)", "sum(self.items) or 0")
+                                         + "\n\ndef discount():\n    return 0\n")
+    assert run_index(repo).parsed == ["shop/models.py"]
+    after = ids()
+    assert {q: after[q] for q in before} == before  # same symbols, same ids
+    assert "discount" in after and after["discount"] not in before.values()
+    assert ("checkout", "Cart.total", "calls") in _edges(repo)
+    incremental = (_symbols(repo), _edges(repo))
+    run_index(repo, full=True)
+    assert incremental == (_symbols(repo), _edges(repo))
