@@ -68,14 +68,11 @@ def find_root(path: Path) -> Path:
     """The git work tree containing `path`, else `path` itself (a plain directory)."""
     if not path.is_dir():
         raise GraphiqError(f"not a directory: {path}")
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-            capture_output=True, text=True, check=True, env=clean_git_env(),
-        ).stdout.strip()
-        return Path(out) if out else path.resolve()
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        return path.resolve()
+    here = path.resolve()
+    for candidate in (here, *here.parents):  # `.git` is a directory, or a file in worktrees
+        if (candidate / ".git").exists():
+            return candidate
+    return here
 
 
 def current_head(root: Path) -> str:
