@@ -46,7 +46,9 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
     file_rank = {f.path: n for n, f in enumerate(ctx.files)}
     entries = _entry_points(g, cands, file_rank)
     priority = dict(cands.score)
-    kept = expand(g, entries, Budget.for_task(opts.max_nodes, q.about_tests), opts.depth, priority)
+    strong = [i for i in _by_file_rank(g, cands, file_rank) if i not in entries]
+    kept = expand(g, entries, Budget.for_task(opts.max_nodes, q.about_tests), opts.depth, priority,
+                  strong[: opts.max_nodes // 3])
     ctx.entry_points = [g.ids[i] for i in entries if i in kept]
     ctx.symbols = _symbols(store, g, kept, entries, cands, file_rank)
     ctx.edges = recover_edges(g, kept)
@@ -66,12 +68,17 @@ def _ranked_files(fs: FileScores) -> list[ContextFile]:
     ]
 
 
-def _entry_points(g: GraphIndex, cands: Candidates, file_rank: dict[str, int]) -> list[int]:
-    """The best symbols, favouring those in the best files: symbol score / (1 + file rank)."""
+def _by_file_rank(g: GraphIndex, cands: Candidates, file_rank: dict[str, int]) -> list[int]:
+    """Candidate symbols, best first, favouring the best files: score / (1 + file rank / 2)."""
     def key(i: int) -> float:
         return cands.score[i] / (1 + 0.5 * file_rank.get(g.path(i), len(file_rank)))
 
-    ranked = sorted((i for i in cands.score if g.kinds[i] != "file"), key=key, reverse=True)
+    return sorted((i for i in cands.score if g.kinds[i] != "file"), key=key, reverse=True)
+
+
+def _entry_points(g: GraphIndex, cands: Candidates, file_rank: dict[str, int]) -> list[int]:
+    """The best symbols, the first few spread over different files."""
+    ranked = _by_file_rank(g, cands, file_rank)
     entries: list[int] = []
     files: set[int] = set()
     for i in ranked:

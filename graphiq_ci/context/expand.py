@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphiq_ci.model import EdgeKind
@@ -65,10 +66,13 @@ class _Kept:
 
 
 def expand(g: GraphIndex, entries: list[int], budget: Budget, depth: int,
-           priority: dict[int, float]) -> list[int]:
-    """Kept positions: entry points first, then their hierarchy, then BFS by closeness and score."""
+           priority: dict[int, float], also: Sequence[int] = ()) -> list[int]:
+    """Kept positions: entry points, then `also` (strong candidates BFS might not reach), then
+    the entries' type hierarchy, then BFS by closeness and score."""
     kept = _Kept(g, budget)
     for i in entries:
+        kept.add(i)
+    for i in also:
         kept.add(i)
     hierarchy_room = max(1, int(budget.max_nodes * HIERARCHY_SHARE))
     for i in entries:
