@@ -1,7 +1,7 @@
 """The common symbol model every stage speaks: symbols, references, edges.
 
-Language plugins emit `ParsedFile`s; the indexer resolves their references into
-`Edge`s; search and context only ever see these types, never a language name.
+Language plugins emit `ParsedFile`s; the indexer resolves their references into edges of an
+`EdgeKind`; search and context only ever see these types, never a language name.
 """
 
 from __future__ import annotations
@@ -133,11 +133,3 @@ class ParsedFile:
     references: list[Reference] = field(default_factory=list)
     deep_tokens: list[DeepToken] = field(default_factory=list)
     error: str = ""  # non-fatal: e.g. "syntax errors at lines 3, 9"
-
-
-@dataclass(frozen=True)
-class Edge:
-    src: int
-    dst: int
-    kind: EdgeKind
-    weight: float
