@@ -53,6 +53,3 @@ class Context:
     sections: dict[str, list[int]] = field(default_factory=dict)
     cochanged: list[ContextFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    def symbol(self, sid: int) -> ContextSymbol | None:
-        return next((s for s in self.symbols if s.id == sid), None)

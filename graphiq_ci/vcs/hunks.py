@@ -37,10 +37,6 @@ class Hunk:
     def new_lines(self) -> range:
         return range(self.new_start, self.new_start + self.new_count)
 
-    @property
-    def old_lines(self) -> range:
-        return range(self.old_start, self.old_start + self.old_count)
-
 
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
