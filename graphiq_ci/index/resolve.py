@@ -22,6 +22,18 @@ REF_EDGES = (
     EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.IMPORTS, EdgeKind.EXTENDS,
     EdgeKind.IMPLEMENTS, EdgeKind.TESTS,
 )
+#: Method names every language's standard library defines: a use of one is the library's far
+#: more often than the single definition a repository happens to have, so that alone does not
+#: resolve it (a definition in the same file or an imported one still does).
+STANDARD_METHODS = frozenset("""
+get set put has keys values items entries append extend insert remove pop push shift unshift
+clear copy update add delete discard index count find sort reverse join split strip replace
+format startswith endswith lower upper map filter reduce forEach some every includes slice
+splice concat then catch finally resolve reject call apply bind toString valueOf length size
+read write close open flush send recv emit on off next iter len str repr hash equals compareTo
+hashCode contains isEmpty run start stop wait notify parse dump dumps load loads encode
+decode match search test exec log error warn info debug
+""".split())
 _TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
 
 
@@ -125,6 +137,8 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
     imported = [d for d in defs if d.file_id in imports.files]
     if len(imported) == 1:
         return imported[0].id
+    if name in STANDARD_METHODS:
+        return None  # `env.items()` is a dict's, not the one `items` this repository defines
     return defs[0].id if len(defs) == 1 else None
 
 

@@ -156,3 +156,17 @@ def test_a_body_edit_keeps_symbol_ids_and_the_edges_into_them(
     incremental = (_symbols(repo), _edges(repo))
     run_index(repo, full=True)
     assert incremental == (_symbols(repo), _edges(repo))
+
+
+def test_a_standard_method_name_is_not_resolved_to_the_only_definition(
+        make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({
+        "lazy.py": "class LazyDict:\n    def items(self):\n        return []\n",
+        "cli.py": "import os\n\ndef env_pairs():\n    return list(os.environ.items())\n",
+        "shop.py": "def restock():\n    return warehouse_refill()\n",
+        "stock.py": "def warehouse_refill():\n    return 1\n",
+    })
+    run_index(repo)
+    edges = _edges(repo)
+    assert not any(src == "env_pairs" and dst == "LazyDict.items" for src, dst, _ in edges)
+    assert ("restock", "warehouse_refill", "calls") in edges  # a distinctive name still resolves
