@@ -29,12 +29,14 @@ def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff)
     """Graph positions of the symbols the branch's hunks touch, most-changed first."""
     if not diff.files or diff.base_commit is None:
         return []
-    paths = [p for p in diff.paths if p in set(g.paths)]
-    spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i])
-             for i in range(len(g.ids)) if g.kinds[i] != "file" and g.path(i) in set(paths)]
+    indexed = set(g.paths)
+    paths = [p for p in diff.paths if p in indexed]
+    wanted = {g.paths.index(p) for p in paths}  # file positions of the changed files
+    mine = [i for i in range(len(g.ids)) if g.file_of[i] in wanted and g.kinds[i] != "file"]
+    spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i]) for i in mine]
     hunks = changed_hunks(root, diff.base_commit, paths)
     found = changed_symbols(hunks, spans)
-    key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in range(len(g.ids))}
+    key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in mine}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
     return [key[(c.path, c.qualified, c.line)] for c in ranked
             if (c.path, c.qualified, c.line) in key]
