@@ -13,15 +13,18 @@ from graphiq_ci.cli import guarded
 
 def _stats(repo: Path) -> dict[str, Any]:
     from graphiq_ci.index.run import current_head, find_root
+    from graphiq_ci.render.tokens import calibration, counter_name
     from graphiq_ci.store import open_store
     from graphiq_ci.store.stats import index_stats
 
     root = find_root(repo)
     store = open_store(root)
     try:
-        return index_stats(store, current_head(root))
+        data = index_stats(store, current_head(root))
     finally:
         store.close()
+    data["token_counter"] = {"name": counter_name(), "calibration": calibration()}
+    return data
 
 
 def _text(stats: dict[str, Any]) -> str:
@@ -36,6 +39,7 @@ def _text(stats: dict[str, Any]) -> str:
         f"freshness: generation {fresh['generation']}, "
         f"indexed {'never' if age is None else f'{age:.0f}s ago'}"
         + (", HEAD moved since (run `graphiq-ci index`)" if fresh["head_moved"] else ""))
+    lines.append(f"token counter: {stats['token_counter']['calibration']}")
     return "\n".join(lines)
 
 
