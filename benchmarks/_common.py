@@ -130,3 +130,13 @@ def hardware_note() -> str:
         pass
     return (f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
             f"{platform.system()}")
+
+
+def write_summary(path: Path, title: str, script: str, body: str) -> None:
+    """A committed Markdown summary: the command line that made it, the date, the tables."""
+    import shlex
+    import time
+
+    cmdline = " ".join([f"python benchmarks/{script}", *map(shlex.quote, sys.argv[1:])])
+    path.write_text(f"# {title}\n\n`{cmdline}` on {time.strftime('%Y-%m-%d')}\n\n{body}\n")
+    print(f"\nwrote {path}", file=sys.stderr)

@@ -74,9 +74,10 @@ def select_tasks(path: Path, repos: list[str] | None, limit: int | None) -> list
     return tasks[:limit] if limit else tasks
 
 
-def prepare_checkouts(ev: Any, tasks: list[dict[str, Any]]) -> list[Path]:
+def prepare_checkouts(ev: Any, tasks: list[dict[str, Any]],
+                      repos_file: Path = C.BENCH_DIR / "tasks" / "repos.json") -> list[Path]:
     """Materialise every base commit once, before any tool runs (tools may run in parallel)."""
-    repos_json = json.loads((C.BENCH_DIR / "tasks" / "repos.json").read_text())
+    repos_json = json.loads(repos_file.read_text())
     t0, created, dirs = time.perf_counter(), 0, {}
     for t in tasks:
         key = (t["repo"], t["base_commit"])
@@ -288,10 +289,7 @@ def main() -> int:
     if summary is None and not args.limit and not args.repo:
         summary = args.out_dir / "quality-summary.md"
     if summary:
-        cmdline = " ".join(["python benchmarks/bench_quality.py", *map(shlex.quote, sys.argv[1:])])
-        summary.write_text(f"# Quality benchmark summary\n\n`{cmdline}` on "
-                           f"{time.strftime('%Y-%m-%d')}\n\n{body}\n")
-        print(f"\nwrote {summary}", file=sys.stderr)
+        C.write_summary(summary, "Quality benchmark summary", "bench_quality.py", body)
     return 0
 
 

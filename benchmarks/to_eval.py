@@ -2,7 +2,9 @@
 
 eval.py ranks `files` given as plain paths; graphiq-ci's documented schema carries a score and
 reasons with each file. This filter keeps the order and the paths, and passes symbols and the
-token count through:  graphiq-ci context ... --format json | python benchmarks/to_eval.py
+token count through, and hands the rendered prompt (`prompt`, the text the budget bought) over
+as `context`, which eval.py scores for CodeR and Full:
+    graphiq-ci context ... --format json | python benchmarks/to_eval.py
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ def main() -> None:
         "symbols": [{"file": s["file"], "name": s["name"], "line": s["line"]}
                     for s in obj.get("symbols", [])],
         "tokens": obj.get("tokens"),
+        **({"context": obj["prompt"]} if isinstance(obj.get("prompt"), str) else {}),
     }))
 
 

@@ -74,7 +74,8 @@ def register(app: typer.Typer) -> None:
             return out
 
         try:
-            typer.echo(guarded(run))
+            out = guarded(run)
+            typer.echo(out, nl=not out.endswith("\n"))
         except _NothingFound as exc:
             typer.echo(f"graphiq-ci: {exc}", err=True)
             raise typer.Exit(1) from None

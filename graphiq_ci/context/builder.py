@@ -1,22 +1,26 @@
-"""`assemble`: task text → ranked files and symbols, the kept subgraph and its snippets.
+"""`assemble`: task text → ranked files, the code worth showing, symbols and their subgraph.
 
 Stages, top to bottom: extract terms → rank (search pipeline) → candidates from every channel
-→ rank files → entry points → BFS under budgets → edge recovery → snippets.
+→ rank files → code units of the top files (context/code.py) → entry points → BFS under
+budgets → edge recovery. The symbols list leads with the best code units, neighbours after.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graphiq_ci.context.candidates import Candidates, collect
+from graphiq_ci.context.code import code_units
 from graphiq_ci.context.expand import Budget, expand, recover_edges
-from graphiq_ci.context.files import FileScores, rank_files
-from graphiq_ci.context.model import Context, ContextFile, ContextSymbol, Snippet
+from graphiq_ci.context.files import FileScores, in_words, rank_files
+from graphiq_ci.context.model import CodeCandidates, Context, ContextFile, ContextSymbol
 from graphiq_ci.context.terms import extract_terms
+from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import Boosts, GraphIndex, rank
 from graphiq_ci.search.query import parse_query
 from graphiq_ci.store import Store
+from graphiq_ci.text import stem, terms
 
 ENTRY_POINTS = 5
 RANKED_FILES = 20
@@ -49,10 +53,13 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
     strong = [i for i in _by_file_rank(g, cands, file_rank) if i not in entries]
     kept = expand(g, entries, Budget.for_task(opts.max_nodes, q.about_tests), opts.depth, priority,
                   strong[: opts.max_nodes // 3])
-    ctx.entry_points = [g.ids[i] for i in entries if i in kept]
-    ctx.symbols = _symbols(store, g, kept, entries, cands, file_rank)
-    ctx.edges = recover_edges(g, kept)
-    ctx.snippets = snippets(root, ctx.symbols, store)
+    ctx.code = code_units(store, g, root, ctx.files, list(q.terms), cands)
+    _explain_files(ctx, files, list(q.terms))
+    ctx.symbols = lead_with_code(ctx.code, _symbols(store, g, kept, entries, cands, file_rank),
+                                 Budget.for_task(opts.max_nodes, q.about_tests))
+    ctx.entry_points = [s.id for s in ctx.symbols if s.role == "entry"]
+    kept_ids = {s.id for s in ctx.symbols}
+    ctx.edges = recover_edges(g, [g.pos_of_id[i] for i in kept_ids if i in g.pos_of_id])
     ctx.stats = {"candidates": len(cands.score), "kept": len(kept), "edges": len(ctx.edges),
                  "terms": list(q.terms)[:40]}
     return ctx
@@ -66,6 +73,21 @@ def _ranked_files(fs: FileScores) -> list[ContextFile]:
                      for k, v in fs.features[path].items()])
         for path, score in ranked if score > 0
     ]
+
+
+def _explain_files(ctx: Context, fs: FileScores, query_terms: list[str]) -> None:
+    """Each ranked file's evidence in words: the task words its text uses, its best units."""
+    wanted = {stem(t): t for t in query_terms}
+    defines: dict[str, list[str]] = {}
+    for u in ctx.code.units:
+        if u.kind != "module" and u.score > 0:
+            defines.setdefault(u.file, []).append(u.name)
+    for f in ctx.files:
+        lines = ctx.code.sources.get(f.path)
+        words = {stem(t) for t in terms(f.path + "\n" + "\n".join(lines or []))}
+        f.matched = [w for s, w in wanted.items() if s in words][:6]
+        f.defines = list(dict.fromkeys(defines.get(f.path, [])))[:3]
+        f.why = in_words(fs.features[f.path])
 
 
 def _by_file_rank(g: GraphIndex, cands: Candidates, file_rank: dict[str, int]) -> list[int]:
@@ -115,24 +137,39 @@ def _symbols(store: Store, g: GraphIndex, kept: list[int], entries: list[int],
     return out
 
 
-def snippets(root: Path, symbols: list[ContextSymbol], store: Store) -> list[Snippet]:
-    """Source of each kept symbol, read fresh from the work tree (innermost spans not repeated)."""
-    languages = dict(store.conn.execute("SELECT path, language FROM files"))
-    cache: dict[str, list[str]] = {}
-    out: list[Snippet] = []
-    spans: list[tuple[str, int, int]] = []
-    for s in symbols:
-        if any(f == s.file and a <= s.line and s.end_line <= b for f, a, b in spans):
-            continue  # already inside a kept snippet
-        if s.file not in cache:
-            try:
-                cache[s.file] = (root / s.file).read_text(errors="replace").splitlines()
-            except OSError:
-                cache[s.file] = []
-        lines = cache[s.file][s.line - 1 : s.end_line]
-        if not lines:
+def lead_with_code(code: CodeCandidates, neighbours: list[ContextSymbol],
+                   budget: Budget) -> list[ContextSymbol]:
+    """The definitions that answer the task (best code units) first, then graph neighbours,
+    under the same budgets as the BFS: max_nodes in all, per file, tests."""
+    lead: list[ContextSymbol] = []
+    seen: set[int] = set()
+    per_file: dict[str, int] = {}
+    tests = 0
+
+    def room_for(path: str) -> bool:
+        return per_file.get(path, 0) < budget.per_file and (
+            not is_test_path(path) or tests < budget.tests)
+
+    for u in code.units:
+        if len(lead) >= max(1, budget.max_nodes * 2 // 3):
+            break
+        if not u.symbol_id or u.symbol_id in seen or not room_for(u.file):
             continue
-        spans.append((s.file, s.line, s.end_line))
-        out.append(Snippet(s.id, s.file, s.line, s.end_line, languages.get(s.file, ""),
-                           "\n".join(lines)))
-    return out
+        seen.add(u.symbol_id)
+        per_file[u.file] = per_file.get(u.file, 0) + 1
+        tests += is_test_path(u.file)
+        lead.append(ContextSymbol(
+            id=u.symbol_id, name=u.name, qualified=u.qualified, kind=u.kind, file=u.file,
+            line=u.line, end_line=u.end_line, score=round(u.score, 4),
+            reasons=u.reasons[:4] or ["in a top file"],
+            role="entry" if len(lead) < ENTRY_POINTS else "related"))
+    for s in neighbours:
+        if len(lead) >= budget.max_nodes:
+            break
+        if s.id in seen or not room_for(s.file):
+            continue
+        seen.add(s.id)
+        per_file[s.file] = per_file.get(s.file, 0) + 1
+        tests += is_test_path(s.file)
+        lead.append(replace(s, role="test" if s.role == "test" else "related"))
+    return lead

@@ -125,3 +125,25 @@ def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
     top = max(spread.values(), default=0.0) or 1.0
     for f, s in spread.items():
         fs.features[g.paths[f]]["graph"] = FILE_WEIGHTS["graph"] * s / top
+
+
+#: each file feature in words, for the reviewer (the arithmetic stays behind --explain)
+_IN_WORDS = {
+    "mentioned_path": "named in the task",
+    "graph": "linked to the best matches",
+    "recency": "changed recently",
+    "churn": "changes often",
+    "branch": "changed on this branch",
+    "branch_dir": "next to files this branch changed",
+    "cochange": "usually changes with the branch's files",
+    "impact": "calls or is called by changed code",
+    "x_test_file": "a test file",
+    "x_docs_file": "documentation",
+    "x_not_code": "not source code",
+}
+
+
+def in_words(features: dict[str, float]) -> list[str]:
+    """The file's non-lexical evidence as a reviewer reads it, strongest first."""
+    strongest = sorted(features, key=lambda k: -abs(features[k]))
+    return [_IN_WORDS[k] for k in strongest if k in _IN_WORDS][:3]

@@ -1,4 +1,4 @@
-"""The context a task gets: ranked files and symbols, the kept subgraph, snippets, stats."""
+"""The context a task gets: ranked files and symbols, the kept subgraph, code to show, stats."""
 
 from __future__ import annotations
 
@@ -25,18 +25,48 @@ class ContextSymbol:
 class ContextFile:
     path: str
     score: float
-    reasons: list[str]
+    reasons: list[str]  # the score's arithmetic, by feature name (what --explain prints)
+    why: list[str] = field(default_factory=list)  # the other evidence, in words
+    matched: list[str] = field(default_factory=list)  # task words its text uses
+    defines: list[str] = field(default_factory=list)  # its best definitions for the task
 
 
 @dataclass
 class Snippet:
-    symbol_id: int
+    """Code as rendered: one block per file, `…` lines where lines are left out."""
+
+    symbol_id: int  # 0 when the block holds several definitions
     file: str
     line: int
     end_line: int
     language: str
     code: str
     shortened: bool = False
+    ranges: str = ""  # the lines shown, e.g. "12-40, 88-95"
+    symbols: list[str] = field(default_factory=list)  # the definitions it shows
+
+
+@dataclass
+class CodeUnit:
+    """One candidate piece of code: a definition's lines (a container's own lines only)."""
+
+    file: str
+    name: str
+    qualified: str
+    kind: str
+    line: int
+    end_line: int
+    runs: list[tuple[int, int]]  # the lines it shows, as inclusive 1-based runs
+    score: float
+    symbol_id: int = 0  # 0: the lines outside every definition
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CodeCandidates:
+    units: list[CodeUnit]  # best first
+    sources: dict[str, list[str]]  # path → its lines, read fresh from the work tree
+    languages: dict[str, str]
 
 
 @dataclass
@@ -47,9 +77,10 @@ class Context:
     files: list[ContextFile] = field(default_factory=list)
     symbols: list[ContextSymbol] = field(default_factory=list)
     edges: list[tuple[int, int, str]] = field(default_factory=list)
-    snippets: list[Snippet] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     #: PR mode: named groups of symbol ids ("changed", "impact", "tests") and co-changed files
     sections: dict[str, list[int]] = field(default_factory=dict)
     cochanged: list[ContextFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the code worth showing, best first; the renderer packs it into the token budget
+    code: CodeCandidates = field(default_factory=lambda: CodeCandidates([], {}, {}))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphiq_ci.context.builder import Options, assemble, snippets
+from graphiq_ci.context.builder import Options, assemble
+from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochanged_with, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.model import EdgeKind
@@ -111,7 +112,10 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.cochanged = [ContextFile(p, round(c, 3), [f"changes with the branch's files {c:.0%}"])
                      for p, c in sorted(cochanged_with(store, changed_files).items(),
                                         key=lambda kv: -kv[1])[:10]]
-    ctx.snippets = snippets(root, ctx.symbols, store)
+    by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
+    ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
+                                                  (by_role["caller"], 20.0),
+                                                  (by_role["test"], 10.0)])
     if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
         ctx.notes.append("; ".join(diff.notes))
     ctx.stats["changed_files"] = len(diff.files)

@@ -3,8 +3,11 @@
 Templates run in Jinja2's sandbox (a user's `--template` is code we did not write), and every
 piece of repository or task text goes through a filter that keeps it from breaking the
 Markdown: code spans and fences longer than any backtick run inside, mentions neutralised.
-The budget is met by filling snippets in priority order: whole, else shortened to their
-signature and head, else left out; the result never exceeds `max_tokens`.
+The budget is met in two steps: the skeleton (task, file list, sections) is drawn first, and
+the rest goes to code, packed by `render/pack.py`; if the drawn text still runs over (the
+packer's header estimate is a bound, not a count), the code budget shrinks by the excess and
+the code is packed again. The result never exceeds `max_tokens`, and the count reported is the
+count of the text returned.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +24,17 @@ from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 
-from graphiq_ci.context.model import Context, Snippet
+from graphiq_ci.context.model import Context, ContextFile, Snippet
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.render.mermaid import diagram as mermaid_diagram
+from graphiq_ci.render.pack import pack
 from graphiq_ci.render.safe import code_block, escape_md_inline, neutralise_mentions
 from graphiq_ci.render.tokens import count_tokens, counter_name
 
 FORMATS = ("markdown", "prompt", "json")
-HEAD_LINES = 8
-#: tokens a snippet costs beyond its code (header line, fence), a lower bound
-SNIPPET_OVERHEAD = 8
-MAX_CONNECTIONS = 25
+MAX_CONNECTIONS = 8
+#: packing again after an overshoot: at most this many times
+REPACKS = 4
 #: a template may not build strings or numbers beyond these (a sandbox escape by memory)
 MAX_TEMPLATE_VALUE = 1_000_000
 MAX_TEMPLATE_OUTPUT = 2_000_000
@@ -40,11 +43,13 @@ MAX_TEMPLATE_OUTPUT = 2_000_000
 @dataclass(frozen=True)
 class Rendered:
     text: str
-    tokens: int
+    tokens: int  # count_tokens(text), by `counter`
     counter: str
-    snippets_full: int
-    snippets_shortened: int
-    snippets_dropped: int
+    snippets: list[Snippet]  # exactly the code blocks in `text`
+
+    @property
+    def snippets_shortened(self) -> int:
+        return sum(sn.shortened for sn in self.snippets)
 
 
 def _code_span(text: str) -> str:
@@ -52,6 +57,17 @@ def _code_span(text: str) -> str:
     tick = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{tick}{pad}{' '.join(text.splitlines())}{pad}{tick}"
+
+
+def _why(f: ContextFile) -> str:
+    """Why a file ranked, as safe Markdown: the task words it uses, what it defines, the rest."""
+    parts = []
+    if f.matched:
+        parts.append("matches *" + escape_md_inline(" ".join(f.matched)) + "*")
+    if f.defines:
+        parts.append("defines " + ", ".join(_code_span(d) for d in f.defines))
+    parts += [escape_md_inline(w) for w in f.why]
+    return "; ".join(parts) or "matches the task's words"
 
 
 class _ConfinedLoader(jinja2.FileSystemLoader):
@@ -100,14 +116,36 @@ def _environment(search_path: str | None = None) -> SandboxedEnvironment:
     env.filters["code"] = _code_span
     env.filters["inline"] = escape_md_inline
     env.filters["codeblock"] = lambda text, language="": code_block(text, language)
+    env.filters["why"] = _why
     return env
 
 
-def _shorten(sn: Snippet) -> Snippet:
-    lines = sn.code.splitlines()
-    if len(lines) <= HEAD_LINES + 1:
-        return sn
-    return replace(sn, code="\n".join(lines[:HEAD_LINES] + ["    ..."]), shortened=True)
+_CLAIM = re.compile(r"~(\d+) tokens")
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){2,}")
+_HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def _one_blank_line(text: str) -> str:
+    """At most one blank line in a row, anywhere: the reader gains nothing from more."""
+    return _BLANK_RUN.sub("\n\n", text)
+
+
+def _nested_task(text: str, levels: int = 2) -> str:
+    """The task as a part of the template: its `# Summary` becomes `### Summary` (under the
+    template's `# Task`, never beside `# Relevant code`), and a fence it leaves open is closed
+    so the template's own text stays outside it. `# comment` inside a fence is code."""
+    out, fence = [], ""
+    for line in text.splitlines():
+        m = _FENCE_LINE.match(line)
+        if m and (not fence or m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)):
+            fence = "" if fence else m.group(1)
+        elif not fence:
+            line = _HEADING.sub(lambda h: "#" * min(6, len(h.group(1)) + levels), line)
+        out.append(line)
+    if fence:
+        out.append(fence)
+    return "\n".join(out)
 
 
 def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int,
@@ -117,10 +155,11 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
     related = [s for s in ctx.symbols if s.role != "entry"]
     first = next((line for line in ctx.query.splitlines() if line.strip()), "")
     return {
-        "task": ctx.query,
+        "task": _nested_task(ctx.query),
         "task_line": escape_md_inline(first[:200]),
         "family": ctx.family,
         "files": ctx.files[: 10 if limit is None else limit],
+        "top_files": ctx.files[: 5 if limit is None else min(5, limit)],
         "symbols": ctx.symbols,
         "entries": [s for s in ctx.symbols if s.role == "entry"],
         "related": related[:limit],
@@ -158,11 +197,12 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
 
     def draw(snips: list[Snippet], diagram: bool) -> str:
         try:
-            text = tpl.render(**_view(ctx, snips, diagram, 0, limit))
+            text = _one_blank_line(tpl.render(**_view(ctx, snips, diagram, 0, limit)))
             if len(text) > MAX_TEMPLATE_OUTPUT:
                 raise SecurityError(f"the template renders more than {MAX_TEMPLATE_OUTPUT} "
                                     "characters")
-            return tpl.render(**_view(ctx, snips, diagram, count_tokens(text), limit))
+            return _one_blank_line(tpl.render(**_view(ctx, snips, diagram, count_tokens(text),
+                                                      limit)))
         except jinja2.TemplateError as exc:
             raise GraphiqError(f"template {template or fmt}: {exc}") from None
         except Exception as exc:  # a user's template fails like any program: 1 line, exit 2
@@ -180,26 +220,28 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
             break
         limit = shorter
         base = draw([], use_diagram)
-    kept: list[Snippet] = []
-    full = short = 0
-    used = count_tokens(base)
-    for sn in ctx.snippets:
-        for option in (sn, _shorten(sn)):
-            # the snippet's own size rules out most trials without rendering them
-            if used + count_tokens(option.code) + SNIPPET_OVERHEAD > max_tokens:
-                continue
-            trial = count_tokens(draw(kept + [option], use_diagram))
-            if trial <= max_tokens:
-                kept.append(option)
-                used = trial
-                full += not option.shortened
-                short += option.shortened
-                break
+    terms = [str(t) for t in ctx.stats.get("terms", [])]
+    room = max_tokens - count_tokens(base)
+    kept: list[Snippet] = pack(ctx.code, terms, room) if room > 0 else []
     text = draw(kept, use_diagram)
+    for _ in range(REPACKS):
+        over = count_tokens(text) - max_tokens
+        if over <= 0 or not kept:
+            break
+        room -= over + 2
+        kept = pack(ctx.code, terms, room) if room > 0 else []
+        text = draw(kept, use_diagram)
     if count_tokens(text) > max_tokens:  # even the skeleton is too long: cut at a line
         text = _cut(text, max_tokens)
-    return Rendered(text, count_tokens(text), counter_name(), full, short,
-                    len(ctx.snippets) - full - short)
+        kept = [sn for sn in kept if sn.code in text]
+    text = text.strip("\n") + "\n"
+    claimed = _CLAIM.search(text)  # the header's "~N tokens" was drawn before any cut
+    if claimed:
+        true = count_tokens(text)
+        text = text[:claimed.start(1)] + str(true) + text[claimed.end(1):]
+        if count_tokens(text) > max_tokens:  # the new number tokenised longer: one line less
+            text = _cut(text, max_tokens)
+    return Rendered(text, count_tokens(text), counter_name(), kept)
 
 
 def _cut(text: str, max_tokens: int) -> str:
@@ -219,15 +261,15 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "symbols": [{k: v for k, v in asdict(s).items() if k not in ("id", "signature")}
                     | {"id": s.id} for s in ctx.symbols],
         "edges": [{"src": a, "dst": b, "kind": k} for a, b, k in ctx.edges],
-        "snippets": [asdict(s) for s in ctx.snippets],
+        "snippets": [asdict(s) for s in rendered.snippets],
         "sections": ctx.sections,
         "cochanged": [asdict(f) for f in ctx.cochanged],
         "notes": ctx.notes,
+        "prompt": rendered.text,
         "tokens": rendered.tokens,
         "stats": {**ctx.stats, "tokens": rendered.tokens, "token_counter": rendered.counter,
-                  "snippets_full": rendered.snippets_full,
-                  "snippets_shortened": rendered.snippets_shortened,
-                  "snippets_dropped": rendered.snippets_dropped},
+                  "snippets": len(rendered.snippets),
+                  "snippets_shortened": rendered.snippets_shortened},
     }
     return json.dumps(obj, indent=2)
 

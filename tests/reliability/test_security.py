@@ -72,7 +72,7 @@ def test_untrusted_text_renders_inert_markdown(hostile_repo: Path) -> None:
     assert paths & set(HOSTILE_NAMES), paths
     for fmt in ("markdown", "pr_comment"):
         out = render_text(ctx, fmt, max_tokens=4000, with_diagram=(fmt == "pr_comment"))
-        blocks = out.snippets_full + out.snippets_shortened + ("```mermaid" in out.text)
+        blocks = len(out.snippets) + ("```mermaid" in out.text)
         assert_inert(out.text, blocks)
         assert OUTSIDE_MARK not in out.text
 

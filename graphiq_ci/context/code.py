@@ -1,0 +1,214 @@
+"""Which code to show: every definition in the best files, scored by its own words.
+
+The file ranking is the strongest signal there is (it finds the changed file first most of the
+time); the code shown must build on it rather than on the BFS neighbourhood. So each
+definition in the top files becomes a candidate *unit* and is scored as
+
+    file_share(file) × (lexical + evidence + prior)
+
+- `file_share`: the file's score over the best file's, sharpened, so the first file's units
+  lead unless a later file's unit matches much better;
+- `lexical`: the definition's BM25 as a chunk (FTS5 over its name, signature, doc and body,
+  with the whole index's statistics), relative to the best chunk in its file and overall;
+- `evidence`: what the ranking already knows (named in the task, a search hit, changed on the
+  branch), from the candidate channels.
+
+A container (class, impl, module block) is scored on its own lines and shown as its own lines:
+its methods are units of their own. Lines outside every definition (imports, module code) form
+one unit per file with a small prior. The packer (`render/pack.py`) decides what fits.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphiq_ci.context.candidates import Candidates
+from graphiq_ci.context.model import CodeCandidates, CodeUnit, ContextFile, ContextSymbol
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.search.fts import match_expr
+from graphiq_ci.store import Store
+from graphiq_ci.store.schema import FTS_COLUMNS
+
+#: files whose definitions become units, best first
+CODE_FILES = 12
+#: how sharply later files fall behind the first: (score / best) ** FILE_SHARPNESS
+FILE_SHARPNESS = 1.0
+LEXICAL = 1.0
+EVIDENCE = 0.5
+PRIOR = 0.1
+#: lines outside every definition: imports, module-level code
+MODULE_PRIOR = 0.05
+#: data members (fields, constants, variables) are shown as part of their container's own
+#: lines; on their own they are rarely what a change touches (about 1/30 of a function's rate
+#: on the development splits at the same score)
+DATA_KINDS = frozenset({"field", "constant", "variable", "import"})
+DATA_PRIOR = 0.1
+#: a longer definition is likelier to hold a change: score × lines ** SIZE_PRIOR
+SIZE_PRIOR = 0.35
+_WITHOUT_BODY = ", ".join("0" if name == "source" else str(w) for name, w in FTS_COLUMNS)
+_WITH_BODY = ", ".join(str(w) for _, w in FTS_COLUMNS)
+
+
+def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile],
+               query_terms: list[str], cands: Candidates) -> CodeCandidates:
+    """Units of the top files, best first."""
+    top = [f for f in files[:CODE_FILES] if f.score > 0]
+    if not top:
+        return CodeCandidates([], {}, {})
+    best_file = top[0].score
+    share = {f.path: (f.score / best_file) ** FILE_SHARPNESS for f in top}
+    rows = _symbols_of(store, [f.path for f in top])
+    lex = _chunk_bm25(store, query_terms, rows)
+    sources = {f.path: _read(root, f.path) for f in top}
+    languages = dict(store.conn.execute(
+        f"SELECT path, language FROM files WHERE path IN ({','.join('?' * len(top))})",
+        [f.path for f in top]))
+    by_file: dict[str, list[_Row]] = defaultdict(list)
+    for r in rows:
+        if r.end_line <= len(sources[r.path]) and r.kind != "file":
+            by_file[r.path].append(r)
+    best_lex = max(lex.values(), default=0.0) or 1.0
+    units: list[CodeUnit] = []
+    for path, syms in by_file.items():
+        file_best = max((lex.get(r.id, 0.0) for r in syms), default=0.0) or 1.0
+        for r, runs in _own_runs(syms):
+            b = lex.get(r.id, 0.0)
+            lexical = LEXICAL * (0.5 * b / file_best + 0.5 * b / best_lex)
+            pos = g.pos_of_id.get(r.id)
+            evidence = EVIDENCE * min(1.5, cands.score.get(pos, 0.0)) if pos is not None else 0.0
+            reasons = list(dict.fromkeys(cands.reasons.get(pos, []))) if pos is not None else []
+            if b:
+                reasons.insert(0, "its words match the task")
+            size = sum(b - a + 1 for a, b in runs) ** SIZE_PRIOR
+            kind = DATA_PRIOR if r.kind in DATA_KINDS else 1.0
+            units.append(CodeUnit(path, r.name, r.qualified, r.kind, r.line, r.end_line, runs,
+                                  share[path] * kind * size * (lexical + evidence + PRIOR),
+                                  r.id, reasons))
+    for f in top:
+        outside = _outside(sources[f.path], by_file.get(f.path, []))
+        if outside:
+            units.append(CodeUnit(f.path, f.path, f.path, "module", outside[0][0],
+                                  outside[-1][1], outside, share[f.path] * MODULE_PRIOR))
+    units.sort(key=lambda u: (-u.score, u.file, u.line))
+    return CodeCandidates(units, sources, languages)
+
+
+def lead_units(store: Store, root: Path, code: CodeCandidates,
+               groups: list[tuple[list[ContextSymbol], float]]) -> CodeCandidates:
+    """Each group's symbols as units scored `score` ahead of `code`'s own (PR mode: the
+    changed code first, then its callers and tests), each shown as the lines it owns."""
+    paths = list(dict.fromkeys(s.file for syms, _ in groups for s in syms))
+    if not paths:
+        return code
+    rows = {r.id: (r, runs) for r, runs in _own_runs(_symbols_of(store, paths))}
+    sources = dict(code.sources)
+    languages = dict(code.languages)
+    languages.update(store.conn.execute(
+        f"SELECT path, language FROM files WHERE path IN ({','.join('?' * len(paths))})", paths))
+    lead: list[CodeUnit] = []
+    for syms, score in groups:
+        for rank, s in enumerate(syms):
+            if s.id not in rows:
+                continue
+            if s.file not in sources:
+                sources[s.file] = _read(root, s.file)
+            r, runs = rows[s.id]
+            if r.end_line <= len(sources[s.file]):
+                lead.append(CodeUnit(s.file, s.name, s.qualified, s.kind, s.line, s.end_line,
+                                     runs, score / (1 + 0.05 * rank), s.id, s.reasons))
+    ids = {u.symbol_id for u in lead}
+    return CodeCandidates(lead + [u for u in code.units if u.symbol_id not in ids or
+                                  not u.symbol_id], sources, languages)
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: int
+    path: str
+    name: str
+    qualified: str
+    kind: str
+    line: int
+    end_line: int
+    parent: int | None
+
+
+def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
+    marks = ",".join("?" * len(paths))
+    return [_Row(*row) for row in store.conn.execute(
+        "SELECT s.id, f.path, s.name, s.qualified, s.kind, s.line, s.end_line, s.parent_id "
+        f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)]
+
+
+def _chunk_bm25(store: Store, terms: list[str], rows: list[_Row]) -> dict[int, float]:
+    """symbol id → BM25 as a chunk; a container's body (its methods' text) is not counted."""
+    expr = match_expr(terms, relaxed=True)
+    if not expr or not rows:
+        return {}
+    parents = {r.parent for r in rows if r.parent is not None and r.kind not in DATA_KINDS}
+    ids = ",".join(str(r.id) for r in rows)
+    try:
+        found = store.conn.execute(
+            f"SELECT rowid, -bm25(symbols_fts, {_WITH_BODY}), -bm25(symbols_fts, {_WITHOUT_BODY})"
+            f" FROM symbols_fts WHERE symbols_fts MATCH ? AND rowid IN ({ids})", (expr,)).fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    return {int(i): max(0.0, float(without if i in parents else with_body))
+            for i, with_body, without in found}
+
+
+def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
+    """Each definition with the lines it owns: its span minus its children's spans. Data
+    members stay with their container (a class's fields are its own lines, not units)."""
+    children: dict[int, list[_Row]] = defaultdict(list)
+    ids = {r.id for r in syms}
+    for r in syms:
+        if r.parent is not None and r.kind not in DATA_KINDS:
+            children[r.parent].append(r)
+    out = []
+    for r in syms:
+        if r.kind in DATA_KINDS and r.parent in ids:
+            continue
+        runs = _subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in children[r.id]])
+        if runs:
+            out.append((r, runs))
+    return out
+
+
+def _outside(lines: list[str], syms: list[_Row]) -> list[tuple[int, int]]:
+    """Non-blank lines outside every definition, as runs."""
+    runs = _subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms])
+    kept = []
+    for a, b in runs:
+        while a <= b and not lines[a - 1].strip():
+            a += 1
+        while b >= a and not lines[b - 1].strip():
+            b -= 1
+        if a <= b:
+            kept.append((a, b))
+    return kept
+
+
+def _subtract(runs: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    for ha, hb in sorted(holes):
+        nxt = []
+        for a, b in runs:
+            if hb < a or ha > b:
+                nxt.append((a, b))
+                continue
+            if a < ha:
+                nxt.append((a, ha - 1))
+            if hb < b:
+                nxt.append((hb + 1, b))
+        runs = nxt
+    return runs
+
+
+def _read(root: Path, path: str) -> list[str]:
+    try:
+        return (root / path).read_text(errors="replace").splitlines()
+    except OSError:
+        return []

@@ -1,0 +1,249 @@
+"""Spend the code budget on code: whole definitions, best value per token, merged per file.
+
+The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goes to the units
+`context/code.py` ranked, in three passes:
+
+1. pieces in order of value per token, `value / cost ** DENSITY`: a unit that fits its share of
+   the budget whole is one piece worth its score; a bigger one is two, its core (signature, the
+   lines that use the task's words, the closing line, `…` where lines are left out: never just
+   its head) and then the rest of it, grown around the matching lines while room lasts. So a
+   dominant long definition gets most of the budget, and a weak one only its core;
+2. with room left, whatever else fits whole, best first; then every big unit grows further;
+3. a file whose remaining lines cost little more than what is already taken is shown whole,
+   and gaps of a line or two between shown runs are filled (cheaper to read than a marker).
+
+The result is one `Snippet` per file: files in order of their best unit, lines ascending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
+from graphiq_ci.render.tokens import count_tokens
+from graphiq_ci.text import stem, terms
+
+#: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
+#: first), 0 is pure score (the best unit even if it fills the budget alone)
+DENSITY = 0.5
+#: tokens a file's block costs beyond its lines: header, fence, blank lines
+BLOCK_TOKENS = 18
+#: tokens of one `…` line between two runs
+MARKER_TOKENS = 2
+MARKER = "…"
+#: a file is shown whole when the rest costs at most this share of what is taken (or SLACK)
+WHOLE_SHARE = 0.35
+WHOLE_SLACK = 40
+GAP_LINES = 2
+#: one unit takes at most this share of the budget whole; a bigger one is shortened to it
+UNIT_SHARE = 0.4
+#: how a unit's worth grows with its score: on the development splits the share of units that
+#: hold a change falls roughly as (score / best score) ** 3
+VALUE_POWER = 3.0
+#: a unit too big for its share: what its core (signature, matching lines) is worth of it
+CORE_SHARE = 0.5
+#: units scoring below this share of the best wait until everything better has been placed
+MIN_SCORE = 0.15
+SIGNATURE_LINES = 4
+
+
+@dataclass
+class _File:
+    lines: list[str]
+    tokens: list[int]  # per line, its newline included
+    chosen: set[int] = field(default_factory=set)
+    best: float = 0.0
+    names: list[str] = field(default_factory=list)
+    shortened: bool = False
+
+    def cost(self, new: Iterable[int]) -> int:
+        return sum(self.tokens[n - 1] for n in new)
+
+    def runs(self, extra: set[int] | None = None) -> int:
+        shown = sorted(self.chosen | (extra or set()))
+        return sum(1 for k, n in enumerate(shown) if k == 0 or shown[k - 1] != n - 1)
+
+
+class _Packer:
+    def __init__(self, cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> None:
+        self.cc = cc
+        self.stems = {stem(t) for t in task_terms}
+        self.room = budget
+        self.files: dict[str, _File] = {}
+
+    def file(self, path: str) -> _File:
+        if path not in self.files:
+            lines = self.cc.sources.get(path, [])
+            self.files[path] = _File(lines, [count_tokens(line + "\n") for line in lines])
+        return self.files[path]
+
+    def price(self, f: _File, new: set[int]) -> int:
+        """Tokens that showing `new` adds: its lines, a header for a new file, new markers."""
+        if not new:
+            return 0
+        header = BLOCK_TOKENS if not f.chosen else 0
+        markers = max(0, f.runs(new) - max(1, f.runs())) * MARKER_TOKENS
+        return f.cost(new) + header + markers
+
+    def take(self, u: CodeUnit, f: _File, new: set[int], shortened: bool = False) -> bool:
+        price = self.price(f, new)
+        if not new or price > self.room:
+            return False
+        self.room -= price
+        f.chosen |= new
+        f.best = max(f.best, u.score)
+        if u.kind != "module":
+            f.names.append(u.qualified)
+        f.shortened |= shortened
+        return True
+
+    def matches(self, line: str) -> int:
+        return len({stem(t) for t in terms(line)} & self.stems)
+
+    def shortened(self, u: CodeUnit, f: _File, room: int) -> set[int]:
+        """The signature, the lines using task words (most words first), the closing line,
+        within `room` tokens."""
+        lines = _lines_of(u) - f.chosen
+        if not lines:
+            return set()
+        first = min(lines)
+        keep = {first}
+        n = first
+        while n in lines and len(keep) < SIGNATURE_LINES and not _opens_body(f.lines[n - 1]):
+            n += 1
+            if n in lines:
+                keep.add(n)
+        if self.price(f, keep) > room:
+            return set()
+        hits = sorted((n for n in lines if n not in keep and self.matches(f.lines[n - 1])),
+                      key=lambda n: (-self.matches(f.lines[n - 1]), n))
+        for n in hits + [max(lines)]:
+            if self.price(f, keep | {n}) <= room:
+                keep.add(n)
+        return keep
+
+    def widen(self, u: CodeUnit) -> None:
+        """Show more of a shortened unit: the lines nearest to its lines that use task words
+        first (a change sits near the words that describe it), else nearest to what is shown."""
+        f = self.file(u.file)
+        shown = f.chosen & _lines_of(u)
+        anchors = {n for n in shown if self.matches(f.lines[n - 1])} or shown
+        if not anchors:
+            return
+        rest = sorted(_lines_of(u) - f.chosen,
+                      key=lambda n: (min(abs(n - m) for m in anchors), n))
+        for n in rest:
+            if self.room < f.tokens[n - 1]:
+                break
+            self.take(u, f, {n})
+
+    def whole_files(self) -> None:
+        for path, f in self.files.items():
+            rest = {n for n in range(1, len(f.lines) + 1) if f.lines[n - 1].strip()} - f.chosen
+            if rest and f.cost(rest) <= max(WHOLE_SLACK, WHOLE_SHARE * f.cost(f.chosen)):
+                u = CodeUnit(path, path, path, "module", 1, len(f.lines), [], f.best)
+                self.take(u, f, rest)
+
+    def fill_gaps(self) -> None:
+        for f in self.files.values():
+            shown = sorted(f.chosen)
+            for a, b in zip(shown, shown[1:], strict=False):
+                gap = set(range(a + 1, b))
+                if gap and len(gap) <= GAP_LINES and f.cost(gap) <= self.room + MARKER_TOKENS:
+                    self.room -= f.cost(gap) - MARKER_TOKENS
+                    f.chosen |= gap
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """What the greedy pass orders: a whole unit, or a big unit's core (signature and matching
+    lines) and then the rest of it, each worth its share of the unit's score."""
+
+    unit: CodeUnit
+    part: str  # "whole" | "core" | "rest"
+    value: float
+    cost: int
+
+
+def _pieces(p: _Packer, units: list[CodeUnit], cap: int, top: float) -> list[_Piece]:
+    out = []
+    for u in units:
+        f = p.file(u.file)
+        cost = p.price(f, _lines_of(u))
+        value = (u.score / top) ** VALUE_POWER
+        if cost <= cap:
+            out.append(_Piece(u, "whole", value, cost))
+            continue
+        core = p.price(f, p.shortened(u, f, cap))
+        out.append(_Piece(u, "core", value * CORE_SHARE, max(1, core)))
+        out.append(_Piece(u, "rest", value * (1 - CORE_SHARE), max(1, cost - core)))
+    return out
+
+
+def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Snippet]:
+    """The code blocks to render within `budget` tokens, best file first."""
+    p = _Packer(cc, task_terms, budget)
+    cap = max(1, int(budget * UNIT_SHARE))
+    top = cc.units[0].score if cc.units else 0.0
+    wanted = [u for u in cc.units if u.score >= top * MIN_SCORE]
+
+    def density(piece: _Piece) -> float:
+        return float(piece.value / piece.cost ** DENSITY)
+
+    cores: dict[int, int] = {}
+    pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=density, reverse=True)
+    for k, piece in enumerate(pieces):
+        if piece.part == "core":
+            cores[id(piece.unit)] = k
+    for k, piece in enumerate(pieces):
+        if p.room <= MARKER_TOKENS + BLOCK_TOKENS // 2:
+            break
+        u, f = piece.unit, p.file(piece.unit.file)
+        if piece.part == "whole":
+            p.take(u, f, _lines_of(u) - f.chosen)
+        elif piece.part == "core":
+            p.take(u, f, p.shortened(u, f, min(p.room, cap)), shortened=True)
+        elif cores.get(id(u), k) < k:  # the rest of a unit follows its core, never leads it
+            p.widen(u)
+    for u in cc.units:  # room left: whatever else fits whole, best first
+        f = p.file(u.file)
+        p.take(u, f, _lines_of(u) - f.chosen)
+    for piece in pieces:
+        if piece.part == "rest":
+            p.widen(piece.unit)
+    p.whole_files()
+    p.fill_gaps()
+    ranked = sorted((kv for kv in p.files.items() if kv[1].chosen), key=lambda kv: -kv[1].best)
+    return [_snippet(path, f, cc.languages.get(path, "")) for path, f in ranked]
+
+
+def _lines_of(u: CodeUnit) -> set[int]:
+    return {n for a, b in u.runs for n in range(a, b + 1)}
+
+
+def _opens_body(line: str) -> bool:
+    text = line.rstrip()
+    return text.endswith(("{", ":", "=>", "->", "=")) or text.endswith("do")
+
+
+def _snippet(path: str, f: _File, language: str) -> Snippet:
+    shown = sorted(f.chosen)
+    out: list[str] = []
+    ranges: list[tuple[int, int]] = []
+    for k, n in enumerate(shown):
+        if k and shown[k - 1] != n - 1:
+            out.append(MARKER)
+        if not ranges or ranges[-1][1] != n - 1:
+            ranges.append((n, n))
+        else:
+            ranges[-1] = (ranges[-1][0], n)
+        line = f.lines[n - 1]
+        if line.strip():
+            out.append(line)
+        elif out and out[-1].strip():
+            out.append("")  # one blank line at a time, none leading
+    label = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges)
+    return Snippet(symbol_id=0, file=path, line=shown[0], end_line=shown[-1], language=language,
+                   code="\n".join(out), shortened=len(ranges) > 1 or f.shortened,
+                   ranges=label, symbols=list(dict.fromkeys(f.names)))
