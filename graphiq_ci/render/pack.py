@@ -38,9 +38,6 @@ WHOLE_SLACK = 40
 GAP_LINES = 2
 #: one unit takes at most this share of the budget whole; a bigger one is shortened to it
 UNIT_SHARE = 0.4
-#: how a unit's worth grows with its score: on the development splits the share of units that
-#: hold a change falls roughly as (score / best score) ** 3
-VALUE_POWER = 3.0
 #: a unit too big for its share: what its core (signature, matching lines) is worth of it
 CORE_SHARE = 0.5
 #: units scoring below this share of the best wait until everything better has been placed
@@ -171,7 +168,7 @@ def _pieces(p: _Packer, units: list[CodeUnit], cap: int, top: float) -> list[_Pi
     for u in units:
         f = p.file(u.file)
         cost = p.price(f, _lines_of(u))
-        value = (u.score / top) ** VALUE_POWER
+        value = u.score / top
         if cost <= cap:
             out.append(_Piece(u, "whole", value, cost))
             continue
