@@ -119,6 +119,9 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
             parsed = extract(spec, path, data)
         except RecursionError:
             parsed = ParsedFile(path, rec.language, error="too deeply nested to parse")
+        except Exception as exc:  # one file the extractor cannot handle must not stop the run
+            rec.skip_reason = f"extraction failed: {type(exc).__name__}: {exc}"[:200]
+            return rec
     else:
         parsed = ParsedFile(path, rec.language)
     parsed.symbols.insert(0, _file_symbol(path, data))

@@ -125,7 +125,8 @@ def _signature(node: ts.Node, data: bytes) -> str:
 
 def _visibility(name: str, signature: str) -> str:
     """Private by convention (`_x`, `#x`) or modifier before the name; dunders are public."""
-    head = signature.split(name, 1)[0] if name in signature else signature.split("(", 1)[0]
+    head = signature.split(name, 1)[0] if name and name in signature \
+        else signature.split("(", 1)[0]
     dunder = name.startswith("__") and (name.endswith("__") or name[2:3].isalpha())
     if (name.startswith(("_", "#")) and not dunder) or re.search(
             r"\b(private|protected|internal)\b", head):
@@ -184,8 +185,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 known = defs.get((node.start_byte, node.end_byte))
                 if known is not None and doc and known.doc_node is None:
                     known.doc_node = doc[0]  # the same definition, matched by its docstring pattern
-                if not names or known is not None:
-                    continue
+                if not names or known is not None or not _text(names[0]).strip():
+                    continue  # a zero-width or blank name (error recovery) defines nothing
                 defs[(node.start_byte, node.end_byte)] = _Def(
                     node.start_byte, node.end_byte, node, _text(names[0]),
                     Kind(key.split(".", 1)[1]), doc[0] if doc else None,
