@@ -6,9 +6,11 @@ scorer as `Boosts`, so a new git signal is a new key, never a new parameter.
 
 from __future__ import annotations
 
+import json
 import math
 import posixpath
 from collections import defaultdict
+from dataclasses import dataclass
 
 from graphiq_ci.search import Boosts
 from graphiq_ci.store import Store
@@ -57,3 +59,47 @@ def cochanged_with(store: Store, changed: set[str]) -> dict[str, float]:
         if b not in changed:
             out[b] = float(confidence)
     return out
+
+
+#: a pairing needs this many commits behind it before a reviewer is told about it
+EVIDENCE_SUPPORT = 3
+#: and must be this many times likelier than the file's own rate of change (lift): a version
+#: file or a changelog that changes in most commits pairs with everything, and says nothing
+EVIDENCE_LIFT = 1.5
+EVIDENCE_LIMIT = 8
+
+
+@dataclass(frozen=True)
+class CoChanged:
+    path: str  # changes with `partner`, which this branch changed
+    partner: str
+    together: int  # commits that changed both
+    partner_commits: int  # commits that changed `partner`
+    lift: float  # P(path | partner) / P(path)
+
+
+def cochange_evidence(store: Store, changed: set[str]) -> list[CoChanged]:
+    """Unchanged files that change with the branch's files, each with its evidence: at least
+    EVIDENCE_SUPPORT commits together, ranked by lift rather than raw share."""
+    window = _counted_commits(store)
+    if not changed or not window:
+        return []
+    churn = dict(store.conn.execute("SELECT path, churn FROM files"))
+    marks = ",".join("?" * len(changed))
+    best: dict[str, CoChanged] = {}
+    for a, b, support in store.conn.execute(
+        f"SELECT a, b, support FROM cochange WHERE a IN ({marks}) AND support >= ?",
+        [*sorted(changed), EVIDENCE_SUPPORT],
+    ):
+        if b in changed or not churn.get(a) or not churn.get(b):
+            continue
+        lift = (support / churn[a]) / (churn[b] / window)
+        if lift >= EVIDENCE_LIFT and (b not in best or lift > best[b].lift):
+            best[b] = CoChanged(b, a, int(support), int(churn[a]), round(lift, 2))
+    return sorted(best.values(), key=lambda c: (-c.lift, c.path))[:EVIDENCE_LIMIT]
+
+
+def _counted_commits(store: Store) -> int:
+    """Commits in the co-change window that were counted (not skipped as too large)."""
+    state = json.loads(store.get_meta("cochange_state") or "null") or {}
+    return sum(1 for _, files in state.get("commits", []) if files is not None)

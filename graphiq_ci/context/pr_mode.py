@@ -10,7 +10,7 @@ from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.code import lead_units
-from graphiq_ci.context.git_signals import cochanged_with, git_boosts
+from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
@@ -109,9 +109,9 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.edges = [(g.ids[i], g.ids[j], EDGE_KINDS[c].value)
                  for i in pos for j, _, c in g.out[i] if g.ids[j] in kept and c in _IMPACT | _TESTS]
     changed_files = set(diff.paths)
-    ctx.cochanged = [ContextFile(p, round(c, 3), [f"changes with the branch's files {c:.0%}"])
-                     for p, c in sorted(cochanged_with(store, changed_files).items(),
-                                        key=lambda kv: -kv[1])[:10]]
+    ctx.cochanged = [ContextFile(c.path, c.lift, [
+        f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
+        f"({c.lift:.1f}x its usual rate)"]) for c in cochange_evidence(store, changed_files)]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
                                                   (by_role["caller"], 20.0),

@@ -7,6 +7,7 @@ Every test runs `python -m graphiq_ci context ...` as a subprocess in a temp git
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -123,28 +124,40 @@ def test_task_text_in_pr_mode_keeps_the_changed_sections(shop: Repo) -> None:
     assert sections(data)["changed"] == ["charge"]
 
 
-def test_usually_changed_together_file_is_reported_when_left_out(tmp_path: Path) -> None:
+def test_usually_changed_together_file_is_reported_with_its_evidence(tmp_path: Path) -> None:
+    """b.py pairs with a.py; VERSION changes in every commit (release bumps) and pairs with
+    everything, so by lift it says nothing; c.py changed with a.py only once."""
     repo = Repo(tmp_path / "pair")
     repo.git("init", "-q", "-b", "main")
     repo.commit("start", {"a.py": "def alpha():\n    return 0\n",
                           "b.py": "def beta():\n    return 0\n",
-                          "c.py": "def gamma():\n    return 0\n"})
+                          "c.py": "def gamma():\n    return 0\n",
+                          "d.py": "def delta():\n    return 0\n", "VERSION": "0\n"})
+    version = 0
     for i in range(4):
+        version += 1
         repo.write({"a.py": f"def alpha():\n    return {i + 1}\n",
-                    "b.py": f"def beta():\n    return {i}\n"})
+                    "b.py": f"def beta():\n    return {i}\n", "VERSION": f"{version}\n"})
         repo.commit(f"alpha and beta, round {i}")
-    repo.commit("gamma alone", {"c.py": "def gamma():\n    return 1\n"})
+    for i in range(6):
+        version += 1
+        repo.commit(f"delta {i}", {"d.py": f"def delta():\n    return {i}\n",
+                                   "VERSION": f"{version}\n"})
     repo.git("checkout", "-q", "-b", "feature")
     repo.commit("alpha only", {"a.py": "def alpha():\n    return 42\n"})
 
     data = context_json(repo.path, "--diff")
 
     assert sections(data)["changed"] == ["alpha"]
-    cochanged = [f["path"] for f in data["cochanged"]]
-    assert cochanged == ["b.py"]  # c.py changed alone: no pairing
-    assert data["cochanged"][0]["score"] >= 0.5
+    assert [f["path"] for f in data["cochanged"]] == ["b.py"]
+    # a.py: start, 4 rounds, this branch = 6 commits; b.py in 4 of them (round 0 left it as it
+    # was), and in 4 of all 12: (4/6) / (4/12) = 2.0
+    assert data["cochanged"][0]["reasons"] == [
+        "changed with a.py in 4 of 6 commits (2.0x its usual rate)"]
     markdown = graphiq("context", "--diff", cwd=repo.path).stdout
     assert "Usually changes with it" in markdown and "`b.py`" in markdown
+    section = re.split(r"####|<details>", markdown.split("Usually changes with it")[1])[0]
+    assert "`b.py`" in section and "VERSION" not in section
 
 
 def test_detached_head_works(shop: Repo) -> None:
