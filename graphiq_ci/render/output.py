@@ -169,6 +169,8 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
         "diagram": mermaid_diagram(ctx) if with_diagram and ctx.symbols else "",
         "snippets": snippets,
         "sections": ctx.sections,
+        "in_section": {name: [by_id[i] for i in ctx.sections.get(name, []) if i in by_id]
+                       for name in ("changed", "impact", "tests")},
         "cochanged": ctx.cochanged,
         "tokens": tokens,
         "counter": counter_name(),

@@ -238,3 +238,22 @@ def test_single_branch_shallow_clone_fetches_the_base(shop: Repo, tmp_path: Path
     assert len(lines) == 1, lines
     assert "origin/main" in lines[0] and "shallow clone" in lines[0]
     assert data["stats"]["compared_with"]["ref"] == "origin/main"
+
+
+def test_the_comment_never_lists_a_test_chosen_by_words_alone(tmp_path: Path) -> None:
+    """A test that shares the task's words but never reaches the change stays out of the
+    comment's tests, which are exactly the JSON's `sections.tests`."""
+    repo = make_shop(tmp_path / "shop")
+    repo.git("checkout", "-q", "main")
+    repo.commit("refund wording test", {"test_refund_words.py":
+                                        "def test_refund_amount_rounding_words():\n"
+                                        "    assert 'refund amount rounding' != ''\n"})
+    repo.git("checkout", "-q", "feature")
+    repo.git("merge", "-q", "--no-edit", "main")
+    task = "test_refund_amount_rounding_words fails: refund amount rounding to cents"
+    data = context_json(repo.path, task, "--diff")
+    assert sections(data)["tests"] == ["test_charge_positive"]
+    markdown = graphiq("context", task, "--diff", cwd=repo.path).stdout
+    shown = markdown.split("Tests that reach the changed code")[1].split("</details>")[0]
+    assert "test_charge_positive" in shown
+    assert "test_refund_amount_rounding_words" not in shown
