@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option("--max-nodes", min=1, help="Most symbols in the context.")
         ] = None,
         max_tokens: Annotated[
-            int | None, typer.Option("--max-tokens", min=1, help="Token budget of the context.")
+            int | None, typer.Option("--max-tokens", min=100, help="Token budget of the context.")
         ] = None,
         fmt: Annotated[
             str, typer.Option("--format", help="Format of the context file: markdown|json|prompt.")

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,3 +167,16 @@ def test_cli_rejects_an_unknown_format(cli, tmp_path):
 
     assert result.exit_code == 2
     assert "--format must be one of markdown, json, prompt" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["pr-comment", "context"])
+def test_both_commands_take_the_same_smallest_budget(tmp_path, command):
+    """--max-tokens below 100 cannot hold a skeleton; both commands refuse it alike."""
+    args = [command, "--repo", str(tmp_path), "--max-tokens", "50"]
+    result = subprocess.run([sys.executable, "-m", "graphiq_ci", *args,
+                             *(["task"] if command == "context" else [])],
+                            capture_output=True, text=True, timeout=60)
+
+    assert result.returncode == 2
+    message = " ".join(result.stderr.replace("│", " ").split())
+    assert "'--max-tokens': Input should be greater than or equal to 100" in message
