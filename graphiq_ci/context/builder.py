@@ -20,7 +20,7 @@ from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import Boosts, GraphIndex, rank
 from graphiq_ci.search.query import parse_query
 from graphiq_ci.store import Store
-from graphiq_ci.text import stem, terms
+from graphiq_ci.text import stem
 
 ENTRY_POINTS = 5
 RANKED_FILES = 20
@@ -76,16 +76,17 @@ def _ranked_files(fs: FileScores) -> list[ContextFile]:
 
 
 def _explain_files(ctx: Context, fs: FileScores, query_terms: list[str]) -> None:
-    """Each ranked file's evidence in words: the task words its text uses, its best units."""
-    wanted = {stem(t): t for t in query_terms}
+    """Each ranked file's evidence in words: the task words its text uses, its best units.
+    A word counts when it, or its stem, occurs in the path or the text (a substring test:
+    stemming every word of a dozen files costs more than the whole ranking)."""
+    wanted = [(t, stem(t)) for t in query_terms if len(t) > 2]
     defines: dict[str, list[str]] = {}
     for u in ctx.code.units:
         if u.kind != "module" and u.score > 0:
             defines.setdefault(u.file, []).append(u.name)
     for f in ctx.files:
-        lines = ctx.code.sources.get(f.path)
-        words = {stem(t) for t in terms(f.path + "\n" + "\n".join(lines or []))}
-        f.matched = [w for s, w in wanted.items() if s in words][:6]
+        text = (f.path + "\n" + "\n".join(ctx.code.sources.get(f.path) or [])).lower()
+        f.matched = [t for t, s in wanted if s in text][:6]
         f.defines = list(dict.fromkeys(defines.get(f.path, [])))[:3]
         f.why = in_words(fs.features[f.path])
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
-from graphiq_ci.render.tokens import count_tokens
+from graphiq_ci.render.tokens import line_tokens
 from graphiq_ci.text import stem, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
@@ -48,13 +48,13 @@ SIGNATURE_LINES = 4
 @dataclass
 class _File:
     lines: list[str]
-    tokens: list[int]  # per line, its newline included
+    tokens: list[float]  # per line, its newline included
     chosen: set[int] = field(default_factory=set)
     best: float = 0.0
     names: list[str] = field(default_factory=list)
     shortened: bool = False
 
-    def cost(self, new: Iterable[int]) -> int:
+    def cost(self, new: Iterable[int]) -> float:
         return sum(self.tokens[n - 1] for n in new)
 
     def runs(self, extra: set[int] | None = None) -> int:
@@ -66,16 +66,16 @@ class _Packer:
     def __init__(self, cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> None:
         self.cc = cc
         self.stems = {stem(t) for t in task_terms}
-        self.room = budget
+        self.room: float = budget
         self.files: dict[str, _File] = {}
 
     def file(self, path: str) -> _File:
         if path not in self.files:
             lines = self.cc.sources.get(path, [])
-            self.files[path] = _File(lines, [count_tokens(line + "\n") for line in lines])
+            self.files[path] = _File(lines, [line_tokens(line) for line in lines])
         return self.files[path]
 
-    def price(self, f: _File, new: set[int]) -> int:
+    def price(self, f: _File, new: set[int]) -> float:
         """Tokens that showing `new` adds: its lines, a header for a new file, new markers."""
         if not new:
             return 0
@@ -98,7 +98,7 @@ class _Packer:
     def matches(self, line: str) -> int:
         return len({stem(t) for t in terms(line)} & self.stems)
 
-    def shortened(self, u: CodeUnit, f: _File, room: int) -> set[int]:
+    def shortened(self, u: CodeUnit, f: _File, room: float) -> set[int]:
         """The signature, the lines using task words (most words first), the closing line,
         within `room` tokens."""
         lines = _lines_of(u) - f.chosen
@@ -160,10 +160,10 @@ class _Piece:
     unit: CodeUnit
     part: str  # "whole" | "core" | "rest"
     value: float
-    cost: int
+    cost: float
 
 
-def _pieces(p: _Packer, units: list[CodeUnit], cap: int, top: float) -> list[_Piece]:
+def _pieces(p: _Packer, units: list[CodeUnit], cap: float, top: float) -> list[_Piece]:
     out = []
     for u in units:
         f = p.file(u.file)

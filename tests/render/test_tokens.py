@@ -1,4 +1,4 @@
-"""Token counting: the real cl100k_base BPE offline, and the documented fallback ratio."""
+"""Token counting: characters / 4, held to the real cl100k_base tokenizer on real code."""
 
 from __future__ import annotations
 
@@ -8,33 +8,41 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graphiq_ci.render.tokens import CHARS_PER_TOKEN, count_tokens, counter_name, ratio_tokens
+import bpe_openai
+
+from graphiq_ci.render.tokens import CHARS_PER_TOKEN, count_tokens, counter_name
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_the_counter_is_the_real_tokenizer_offline() -> None:
-    """bpe-openai is a dependency, so the count is cl100k_base, not an estimate."""
-    assert counter_name() == "cl100k_base"
-    assert count_tokens("hello world") == 2  # cl100k: "hello", " world"
+def _cl100k(text: str) -> int:
+    return len(bpe_openai.get_encoding("cl100k_base").encode(text, disallowed_special=()))
+
+
+def test_the_count_is_characters_over_four_rounded_up() -> None:
+    assert counter_name() == "characters/4" and CHARS_PER_TOKEN == 4
     assert count_tokens("") == 0
-    # special-token text in a task or a file is counted as text, never refused
-    assert count_tokens("<|endoftext|>") > 1
+    assert count_tokens("abcd") == 1
+    assert count_tokens("abcde") == 2
 
 
-def test_the_fallback_ratio_rounds_up() -> None:
-    assert ratio_tokens("") == 0
-    assert ratio_tokens("abcd") == 1
-    assert ratio_tokens("abcde") == 2
-
-
-def test_the_fallback_ratio_is_within_ten_percent_of_cl100k_on_this_repository() -> None:
-    """What the docstring claims: characters / 4 stays near the real count on source code."""
+def test_the_ratio_is_within_ten_percent_of_cl100k_on_this_repository() -> None:
+    """What the docstring and `stats` claim, measured with the real tokenizer."""
     files = sorted((REPO / "graphiq_ci").rglob("*.py"))
     assert len(files) > 30
     text = "\n".join(p.read_text() for p in files)
-    real, ratio = count_tokens(text), len(text) / CHARS_PER_TOKEN
-    assert 0.9 <= ratio / real <= 1.1, (ratio, real)
+    real, ours = _cl100k(text), count_tokens(text)
+    assert 0.9 <= ours / real <= 1.1, (ours, real)
+
+
+def test_a_rendered_context_is_within_fifteen_percent_of_cl100k() -> None:
+    """The text a budget buys: this repository's own context for a real question."""
+    out = subprocess.run([sys.executable, "-m", "graphiq_ci", "context", "--repo", str(REPO),
+                          "how are references resolved to edges", "--format", "prompt",
+                          "--max-tokens", "2000"], capture_output=True, text=True, check=True)
+    ours, real = count_tokens(out.stdout), _cl100k(out.stdout)
+    assert ours <= 2000
+    assert 0.85 <= ours / real <= 1.15, (ours, real)
 
 
 def test_stats_says_which_counter_runs_and_how_far_to_trust_it(tmp_path: Path) -> None:
@@ -46,8 +54,8 @@ def test_stats_says_which_counter_runs_and_how_far_to_trust_it(tmp_path: Path) -
     out = subprocess.run([*run, "stats", "--json", "--repo", str(tmp_path)], env=env,
                          capture_output=True, text=True, check=True)
     counter = json.loads(out.stdout)["token_counter"]
-    assert counter["name"] == "cl100k_base"
-    assert "offline" in counter["calibration"] and "cl100k" in counter["calibration"]
+    assert counter["name"] == "characters/4"
+    assert "cl100k_base" in counter["calibration"]
     text = subprocess.run([*run, "stats", "--repo", str(tmp_path)], env=env,
                           capture_output=True, text=True, check=True).stdout
-    assert "token counter: cl100k_base BPE" in text
+    assert "token counter: characters / 4: within 10 %" in text
