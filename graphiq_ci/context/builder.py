@@ -12,11 +12,10 @@ from pathlib import Path
 
 from graphiq_ci.context.candidates import Candidates, collect
 from graphiq_ci.context.code import code_units
-from graphiq_ci.context.expand import Budget, expand, recover_edges
+from graphiq_ci.context.expand import Budget, Kept, expand, recover_edges
 from graphiq_ci.context.files import FileScores, in_words, rank_files
 from graphiq_ci.context.model import CodeCandidates, Context, ContextFile, ContextSymbol
 from graphiq_ci.context.terms import extract_terms
-from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import Boosts, GraphIndex, rank
 from graphiq_ci.search.query import parse_query
 from graphiq_ci.store import Store
@@ -51,15 +50,14 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
     entries = _entry_points(g, cands, file_rank)
     priority = dict(cands.score)
     strong = [i for i in _by_file_rank(g, cands, file_rank) if i not in entries]
-    kept = expand(g, entries, Budget.for_task(opts.max_nodes, q.about_tests), opts.depth, priority,
-                  strong[: opts.max_nodes // 3])
+    budget = Budget.for_task(opts.max_nodes, q.about_tests)
+    kept = expand(g, entries, budget, opts.depth, priority, strong[: opts.max_nodes // 3])
     ctx.code = code_units(store, g, root, ctx.files, list(q.terms), cands)
     _explain_files(ctx, files, list(q.terms))
-    ctx.symbols = lead_with_code(ctx.code, _symbols(store, g, kept, entries, cands, file_rank),
-                                 Budget.for_task(opts.max_nodes, q.about_tests))
+    ctx.symbols = lead_with_code(g, ctx.code, _symbols(store, g, kept, entries, cands, file_rank),
+                                 budget)
     ctx.entry_points = [s.id for s in ctx.symbols if s.role == "entry"]
-    kept_ids = {s.id for s in ctx.symbols}
-    ctx.edges = recover_edges(g, [g.pos_of_id[i] for i in kept_ids if i in g.pos_of_id])
+    ctx.edges = recover_edges(g, [g.pos_of_id[s.id] for s in ctx.symbols])
     ctx.stats = {"candidates": len(cands.score), "kept": len(kept), "edges": len(ctx.edges),
                  "terms": list(q.terms)[:40]}
     return ctx
@@ -138,39 +136,24 @@ def _symbols(store: Store, g: GraphIndex, kept: list[int], entries: list[int],
     return out
 
 
-def lead_with_code(code: CodeCandidates, neighbours: list[ContextSymbol],
+def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[ContextSymbol],
                    budget: Budget) -> list[ContextSymbol]:
-    """The definitions that answer the task (best code units) first, then graph neighbours,
-    under the same budgets as the BFS: max_nodes in all, per file, tests."""
+    """The definitions that answer the task (best code units, up to two thirds of the list)
+    first, then graph neighbours, under the BFS's own budgets: max_nodes, per file, tests."""
+    kept = Kept(g, budget)
     lead: list[ContextSymbol] = []
-    seen: set[int] = set()
-    per_file: dict[str, int] = {}
-    tests = 0
-
-    def room_for(path: str) -> bool:
-        return per_file.get(path, 0) < budget.per_file and (
-            not is_test_path(path) or tests < budget.tests)
-
     for u in code.units:
         if len(lead) >= max(1, budget.max_nodes * 2 // 3):
             break
-        if not u.symbol_id or u.symbol_id in seen or not room_for(u.file):
-            continue
-        seen.add(u.symbol_id)
-        per_file[u.file] = per_file.get(u.file, 0) + 1
-        tests += is_test_path(u.file)
-        lead.append(ContextSymbol(
-            id=u.symbol_id, name=u.name, qualified=u.qualified, kind=u.kind, file=u.file,
-            line=u.line, end_line=u.end_line, score=round(u.score, 4),
-            reasons=u.reasons[:4] or ["in a top file"],
-            role="entry" if len(lead) < ENTRY_POINTS else "related"))
+        pos = g.pos_of_id.get(u.symbol_id)
+        if pos is not None and kept.add(pos):
+            lead.append(ContextSymbol(
+                id=u.symbol_id, name=u.name, qualified=u.qualified, kind=u.kind, file=u.file,
+                line=u.line, end_line=u.end_line, score=round(u.score, 4),
+                reasons=u.reasons[:4] or ["in a top file"],
+                role="entry" if len(lead) < ENTRY_POINTS else "related"))
     for s in neighbours:
-        if len(lead) >= budget.max_nodes:
-            break
-        if s.id in seen or not room_for(s.file):
-            continue
-        seen.add(s.id)
-        per_file[s.file] = per_file.get(s.file, 0) + 1
-        tests += is_test_path(s.file)
-        lead.append(replace(s, role="test" if s.role == "test" else "related"))
+        pos = g.pos_of_id.get(s.id)
+        if pos is not None and kept.add(pos):
+            lead.append(replace(s, role="test" if s.role == "test" else "related"))
     return lead

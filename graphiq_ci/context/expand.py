@@ -39,7 +39,9 @@ class Budget:
         )
 
 
-class _Kept:
+class Kept:
+    """Positions kept so far, in order, under a `Budget` (all, per file, tests)."""
+
     def __init__(self, g: GraphIndex, budget: Budget) -> None:
         self.g = g
         self.budget = budget
@@ -69,7 +71,7 @@ def expand(g: GraphIndex, entries: list[int], budget: Budget, depth: int,
            priority: dict[int, float], also: Sequence[int] = ()) -> list[int]:
     """Kept positions: entry points, then `also` (strong candidates BFS might not reach), then
     the entries' type hierarchy, then BFS by closeness and score."""
-    kept = _Kept(g, budget)
+    kept = Kept(g, budget)
     for i in entries:
         kept.add(i)
     for i in also:

@@ -235,7 +235,6 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         text = draw(kept, use_diagram)
     if count_tokens(text) > max_tokens:  # even the skeleton is too long: cut at a line
         text = _cut(text, max_tokens)
-        kept = [sn for sn in kept if sn.code in text]
     text = text.strip("\n") + "\n"
     claimed = _CLAIM.search(text)  # the header's "~N tokens" was drawn before any cut
     if claimed:
@@ -243,6 +242,7 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         text = text[:claimed.start(1)] + str(true) + text[claimed.end(1):]
         if count_tokens(text) > max_tokens:  # the new number tokenised longer: one line less
             text = _cut(text, max_tokens)
+    kept = [sn for sn in kept if sn.code in text]  # a cut may have dropped a block
     return Rendered(text, count_tokens(text), counter_name(), kept)
 
 

@@ -68,6 +68,7 @@ class _Packer:
         self.stems = {stem(t) for t in task_terms}
         self.room: float = budget
         self.files: dict[str, _File] = {}
+        self._matches: dict[str, int] = {}
 
     def file(self, path: str) -> _File:
         if path not in self.files:
@@ -96,7 +97,10 @@ class _Packer:
         return True
 
     def matches(self, line: str) -> int:
-        return len({stem(t) for t in terms(line)} & self.stems)
+        """How many of the task's words the line uses (each line is asked several times)."""
+        if line not in self._matches:
+            self._matches[line] = len({stem(t) for t in terms(line)} & self.stems)
+        return self._matches[line]
 
     def shortened(self, u: CodeUnit, f: _File, room: float) -> set[int]:
         """The signature, the lines using task words (most words first), the closing line,
@@ -188,12 +192,8 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
     def density(piece: _Piece) -> float:
         return float(piece.value / piece.cost ** DENSITY)
 
-    cores: dict[int, int] = {}
     pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=density, reverse=True)
-    for k, piece in enumerate(pieces):
-        if piece.part == "core":
-            cores[id(piece.unit)] = k
-    for k, piece in enumerate(pieces):
+    for piece in pieces:
         if p.room <= MARKER_TOKENS + BLOCK_TOKENS // 2:
             break
         u, f = piece.unit, p.file(piece.unit.file)
@@ -201,7 +201,7 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
             p.take(u, f, _lines_of(u) - f.chosen)
         elif piece.part == "core":
             p.take(u, f, p.shortened(u, f, min(p.room, cap)), shortened=True)
-        elif cores.get(id(u), k) < k:  # the rest of a unit follows its core, never leads it
+        else:  # the rest grows what its core showed; before its core it finds nothing to grow
             p.widen(u)
     for u in cc.units:  # room left: whatever else fits whole, best first
         f = p.file(u.file)
