@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+from graphiq_ci.context.model import Context, ContextSymbol
+from graphiq_ci.render import render_text
+
 from .shop import Repo, clean_env, graphiq, make_shop
 
 
@@ -257,3 +260,20 @@ def test_the_comment_never_lists_a_test_chosen_by_words_alone(tmp_path: Path) ->
     shown = markdown.split("Tests that reach the changed code")[1].split("</details>")[0]
     assert "test_charge_positive" in shown
     assert "test_refund_amount_rounding_words" not in shown
+
+
+def test_the_comment_lists_the_sections_not_the_roles() -> None:
+    """A symbol the task's ranking marked as a test, but that no section holds, is not shown
+    under tests; the one `sections.tests` names is (the template once selected by role)."""
+    def sym(sid: int, name: str, role: str) -> ContextSymbol:
+        return ContextSymbol(sid, name, name, "function", f"tests/{name}.py", 1, 2, 1.0, [],
+                             role=role)
+
+    ctx = Context(query="", family="pr",
+                  symbols=[sym(1, "charge", "changed"), sym(2, "test_charge", "test"),
+                           sym(3, "test_cookie_words", "test")],
+                  sections={"changed": [1], "impact": [], "tests": [2]})
+    text = render_text(ctx, "pr_comment", max_tokens=2000).text
+    tests = text.split("Tests that reach the changed code")[1].split("</details>")[0]
+    assert "test_charge" in tests and "test_cookie_words" not in text
+    assert "**1** tests reaching them" in text
