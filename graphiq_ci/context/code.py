@@ -151,15 +151,17 @@ def _chunk_bm25(store: Store, terms: list[str], rows: list[_Row]) -> dict[int, f
     if not expr or not rows:
         return {}
     parents = {r.parent for r in rows if r.parent is not None and r.kind not in DATA_KINDS}
-    ids = ",".join(str(r.id) for r in rows)
+    wanted = {r.id for r in rows}
+    # One MATCH over the whole table, filtered here: `AND rowid IN (...)` makes SQLite run the
+    # full-text query once per id (140 ms for 400 ids on zod, against 5 ms this way).
     try:
         found = store.conn.execute(
             f"SELECT rowid, -bm25(symbols_fts, {_WITH_BODY}), -bm25(symbols_fts, {_WITHOUT_BODY})"
-            f" FROM symbols_fts WHERE symbols_fts MATCH ? AND rowid IN ({ids})", (expr,)).fetchall()
+            " FROM symbols_fts WHERE symbols_fts MATCH ?", (expr,)).fetchall()
     except sqlite3.OperationalError:
         return {}
     return {int(i): max(0.0, float(without if i in parents else with_body))
-            for i, with_body, without in found}
+            for i, with_body, without in found if i in wanted}
 
 
 def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
@@ -195,18 +197,29 @@ def _outside(lines: list[str], syms: list[_Row]) -> list[tuple[int, int]]:
 
 
 def _subtract(runs: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`runs` (sorted, disjoint) minus `holes`, in one sweep: a big file has thousands of
+    definitions, and cutting them out one at a time was quadratic."""
+    merged: list[list[int]] = []
     for ha, hb in sorted(holes):
-        nxt = []
-        for a, b in runs:
-            if hb < a or ha > b:
-                nxt.append((a, b))
-                continue
-            if a < ha:
-                nxt.append((a, ha - 1))
-            if hb < b:
-                nxt.append((hb + 1, b))
-        runs = nxt
-    return runs
+        if merged and ha <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hb)
+        elif ha <= hb:
+            merged.append([ha, hb])
+    out: list[tuple[int, int]] = []
+    j = 0
+    for a, b in runs:
+        while j < len(merged) and merged[j][1] < a:
+            j += 1
+        cur, k = a, j
+        while k < len(merged) and merged[k][0] <= b:
+            ha, hb = merged[k]
+            if ha > cur:
+                out.append((cur, ha - 1))
+            cur = max(cur, hb + 1)
+            k += 1
+        if cur <= b:
+            out.append((cur, b))
+    return out
 
 
 def _read(root: Path, path: str) -> list[str]:

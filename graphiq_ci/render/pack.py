@@ -54,12 +54,23 @@ class _File:
     names: list[str] = field(default_factory=list)
     shortened: bool = False
 
+    n_runs: int = 0  # runs of consecutive lines in `chosen`, kept as lines are added
+
     def cost(self, new: Iterable[int]) -> float:
         return sum(self.tokens[n - 1] for n in new)
 
     def runs(self, extra: set[int] | None = None) -> int:
-        shown = sorted(self.chosen | (extra or set()))
-        return sum(1 for k, n in enumerate(shown) if k == 0 or shown[k - 1] != n - 1)
+        """Runs of consecutive lines once `extra` is shown too. Counted from the new lines
+        alone (each one opens a run unless it touches a shown or new line), because the
+        packer asks this for every line it considers."""
+        new = (extra or set()) - self.chosen
+        joins = sum((n - 1 in self.chosen or n - 1 in new) + (n + 1 in self.chosen)
+                    for n in new)
+        return self.n_runs + len(new) - joins
+
+    def show(self, new: set[int]) -> None:
+        self.n_runs = self.runs(new)
+        self.chosen |= new
 
 
 class _Packer:
@@ -89,7 +100,7 @@ class _Packer:
         if not new or price > self.room:
             return False
         self.room -= price
-        f.chosen |= new
+        f.show(new)
         f.best = max(f.best, u.score)
         if u.kind != "module":
             f.names.append(u.qualified)
@@ -153,7 +164,7 @@ class _Packer:
                 gap = set(range(a + 1, b))
                 if gap and len(gap) <= GAP_LINES and f.cost(gap) <= self.room + MARKER_TOKENS:
                     self.room -= f.cost(gap) - MARKER_TOKENS
-                    f.chosen |= gap
+                    f.show(gap)
 
 
 @dataclass(frozen=True)
