@@ -17,6 +17,7 @@ The result is one `Snippet` per file: files in order of their best unit, lines a
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -96,8 +97,10 @@ class _Packer:
         return f.cost(new) + header + markers
 
     def take(self, u: CodeUnit, f: _File, new: set[int], shortened: bool = False) -> bool:
+        if not new or f.cost(new) > self.room:  # the price is at least the lines' cost
+            return False
         price = self.price(f, new)
-        if not new or price > self.room:
+        if price > self.room:
             return False
         self.room -= price
         f.show(new)
@@ -130,9 +133,21 @@ class _Packer:
             return set()
         hits = sorted((n for n in lines if n not in keep and self.matches(f.lines[n - 1])),
                       key=lambda n: (-self.matches(f.lines[n - 1]), n))
+        # price(keep | {n}) for each candidate, kept up to date line by line: pricing the
+        # whole set again for every matching line was quadratic in a long definition
+        header = 0 if f.chosen else BLOCK_TOKENS
+        before = max(1, f.runs())
+        cost, runs = f.cost(keep), f.runs(keep)
         for n in hits + [max(lines)]:
-            if self.price(f, keep | {n}) <= room:
+            if n in keep:
+                continue
+            joins = (n - 1 in f.chosen or n - 1 in keep) + (n + 1 in f.chosen or n + 1 in keep)
+            price = cost + f.tokens[n - 1] + header + max(0, runs + 1 - joins - before) * \
+                MARKER_TOKENS
+            if price <= room:
                 keep.add(n)
+                cost += f.tokens[n - 1]
+                runs += 1 - joins
         return keep
 
     def widen(self, u: CodeUnit) -> None:
@@ -143,8 +158,13 @@ class _Packer:
         anchors = {n for n in shown if self.matches(f.lines[n - 1])} or shown
         if not anchors:
             return
-        rest = sorted(_lines_of(u) - f.chosen,
-                      key=lambda n: (min(abs(n - m) for m in anchors), n))
+        marks = sorted(anchors)
+
+        def distance(n: int) -> int:  # to the nearest anchor, by bisection
+            k = bisect_left(marks, n)
+            return min(abs(n - marks[j]) for j in (k - 1, k) if 0 <= j < len(marks))
+
+        rest = sorted(_lines_of(u) - f.chosen, key=lambda n: (distance(n), n))
         for n in rest:
             if self.room < f.tokens[n - 1]:
                 break
@@ -152,8 +172,9 @@ class _Packer:
 
     def whole_files(self) -> None:
         for path, f in self.files.items():
+            limit = max(WHOLE_SLACK, WHOLE_SHARE * f.cost(f.chosen))
             rest = {n for n in range(1, len(f.lines) + 1) if f.lines[n - 1].strip()} - f.chosen
-            if rest and f.cost(rest) <= max(WHOLE_SLACK, WHOLE_SHARE * f.cost(f.chosen)):
+            if rest and f.cost(rest) <= limit:
                 u = CodeUnit(path, path, path, "module", 1, len(f.lines), [], f.best)
                 self.take(u, f, rest)
 
