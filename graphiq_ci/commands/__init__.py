@@ -9,6 +9,7 @@ import typer
 from graphiq_ci.commands import config as config
 from graphiq_ci.commands import context as context
 from graphiq_ci.commands import index as index
+from graphiq_ci.commands import mcp as mcp
 from graphiq_ci.commands import pr_comment as pr_comment
 from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
@@ -20,4 +21,5 @@ COMMANDS: list[Callable[[typer.Typer], None]] = [
     stats.register,
     config.register,
     pr_comment.register,
+    mcp.register,
 ]

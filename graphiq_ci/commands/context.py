@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -45,7 +44,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Build the context for a task: ranked files, symbols, code, within a token budget."""
         from graphiq_ci.config import load_config
-        from graphiq_ci.context import Options, build_context
+        from graphiq_ci.context import Options, build_context, nothing_found
         from graphiq_ci.index import find_root
         from graphiq_ci.render.output import render_json, render_text
 
@@ -60,7 +59,7 @@ def register(app: typer.Typer) -> None:
             for note in ctx.notes:
                 typer.echo(f"graphiq-ci: {note}", err=True)
             if not ctx.files and not ctx.symbols:
-                raise _NothingFound(_nothing_found(ctx.stats))
+                raise _NothingFound(nothing_found(ctx.stats))
             budget = max_tokens or budgets.max_tokens
             if fmt == "json":
                 return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
@@ -79,14 +78,6 @@ def register(app: typer.Typer) -> None:
         except _NothingFound as exc:
             typer.echo(f"graphiq-ci: {exc}", err=True)
             raise typer.Exit(1) from None
-
-
-def _nothing_found(stats: dict[str, Any]) -> str:
-    if stats.get("mode") == "pr" and not stats.get("changed_files"):
-        ref = (stats.get("compared_with") or {}).get("ref") or "HEAD"
-        return f"nothing changed compared with {ref}: pass a task, or --base REF"
-    terms = " ".join(stats.get("terms", [])) or "(no searchable words in the task)"
-    return f"nothing relevant found for: {terms}"
 
 
 class _NothingFound(Exception):

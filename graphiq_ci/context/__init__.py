@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graphiq_ci.context.api import build_context
+from graphiq_ci.context.api import build_context, nothing_found
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol, Snippet
 
 __all__ = ["Context", "ContextFile", "ContextSymbol", "Options", "Snippet", "assemble",
-           "build_context"]
+           "build_context", "nothing_found"]

@@ -9,23 +9,22 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from graphiq_ci.config import load_config
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.git_signals import git_boosts
 from graphiq_ci.context.model import Context
 from graphiq_ci.context.pr_mode import pr_context
+from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index import find_root, run_index
-from graphiq_ci.search import load_graph
 from graphiq_ci.search.weights import FEATURES
-from graphiq_ci.store import open_store
 from graphiq_ci.vcs import BranchDiff, branch_changes, find_trunk
 
 MAX_TASK_CHARS = 20_000
 
 
-def _branch(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff | None, str]:
+def branch_of(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff | None, str]:
+    """The branch's changes, or None and why (an explicit `base` that fails raises)."""
     if base is None and not (root / ".git").exists():
         return None, f"not a git repository: {root}"  # said only if --diff needs git
     try:
@@ -46,19 +45,32 @@ def _nothing_changed(branch: BranchDiff, notes: list[str]) -> Context:
 
 
 def build_context(repo: Path, task: str = "", options: Options | None = None, *,
-                  diff: bool = False, base: str | None = None) -> Context:
-    """The context for `task` in `repo`; `diff`/`base` switch on PR mode."""
+                  diff: bool = False, base: str | None = None,
+                  workspace: Workspace | None = None) -> Context:
+    """The context for `task` in `repo`; `diff`/`base` switch on PR mode.
+
+    A long-lived caller passes its `workspace` (the store and graph it holds); otherwise one
+    is opened for this call and closed after it.
+    """
+    if workspace is not None:
+        return _build(workspace, task, options, diff, base)
+    with Workspace(repo) as ws:
+        return _build(ws, task, options, diff, base)
+
+
+def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
+           base: str | None) -> Context:
     t0 = time.perf_counter()
-    root = find_root(repo)
-    config, notes = load_config(root)
+    root = ws.root
+    config, notes = ws.config()
     opts = options or Options(max_nodes=config.budgets.max_nodes, depth=config.budgets.depth)
     if config.weights and not opts.weights:
         opts = replace(opts, weights=tuple(config.weights.items()))
     task = task[:MAX_TASK_CHARS]
     if opts.refresh:
-        notes += run_index(root, config=config).notes
+        notes += ws.refresh(config)
     index_s = time.perf_counter() - t0
-    branch, note = _branch(root, base, config.trunk)
+    branch, note = branch_of(root, base, config.trunk)
     if note and (root / ".git").exists():  # a plain directory has no git facts to miss
         notes.append(note)
     on_feature_branch = branch is not None and bool(branch.files)
@@ -71,18 +83,23 @@ def build_context(repo: Path, task: str = "", options: Options | None = None, *,
         raise GraphiqError("the task is empty: pass a description, or --diff on a branch")
     if pr_mode and not task.strip() and branch is not None and not branch.files:
         return _nothing_changed(branch, notes)
-    store = open_store(root)
-    try:
-        g = load_graph(store, root)
-        weights = {**FEATURES, **dict(opts.weights)}
-        if pr_mode:
-            assert branch is not None
-            ctx = pr_context(store, g, root, task, branch, opts, weights)
-        else:
-            ctx = assemble(store, g, root, task, opts, git_boosts(store, weights, branch))
-    finally:
-        store.close()
+    store, g = ws.store, ws.graph()
+    weights = {**FEATURES, **dict(opts.weights)}
+    if pr_mode:
+        assert branch is not None
+        ctx = pr_context(store, g, root, task, branch, opts, weights)
+    else:
+        ctx = assemble(store, g, root, task, opts, git_boosts(store, weights, branch))
     ctx.notes = notes + ctx.notes
     ctx.stats.update(mode="pr" if pr_mode else "task", index_seconds=round(index_s, 3),
                      seconds=round(time.perf_counter() - t0, 3))
     return ctx
+
+
+def nothing_found(stats: dict[str, Any]) -> str:
+    """Why a context came out empty, in one line a user can act on."""
+    if stats.get("mode") == "pr" and not stats.get("changed_files"):
+        ref = (stats.get("compared_with") or {}).get("ref") or "HEAD"
+        return f"nothing changed compared with {ref}: pass a task, or --base REF"
+    terms = " ".join(stats.get("terms", [])) or "(no searchable words in the task)"
+    return f"nothing relevant found for: {terms}"

@@ -72,7 +72,10 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
     units: list[CodeUnit] = []
     for path, syms in by_file.items():
         file_best = max((lex.get(r.id, 0.0) for r in syms), default=0.0) or 1.0
-        for r, runs in _own_runs(syms):
+        for r, own in _own_runs(syms):
+            runs = _trimmed(own, sources[path])
+            if not runs:
+                continue
             bm25 = lex.get(r.id, 0.0)
             lexical = LEXICAL * (0.5 * bm25 / file_best + 0.5 * bm25 / best_lex)
             pos = g.pos_of_id.get(r.id)
@@ -111,8 +114,9 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
                 continue
             if s.file not in sources:
                 sources[s.file] = _read(root, s.file)
-            r, runs = rows[s.id]
-            if r.end_line <= len(sources[s.file]):
+            r, own = rows[s.id]
+            runs = _trimmed(own, sources[s.file])
+            if runs and r.end_line <= len(sources[s.file]):
                 lead.append(CodeUnit(s.file, s.name, s.qualified, s.kind, s.line, s.end_line,
                                      runs, score / (1 + 0.05 * rank), s.id, s.reasons))
     ids = {u.symbol_id for u in lead}
@@ -184,7 +188,12 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
 
 def _outside(lines: list[str], syms: list[_Row]) -> list[tuple[int, int]]:
     """Non-blank lines outside every definition, as runs."""
-    runs = _subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms])
+    return _trimmed(_subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms]), lines)
+
+
+def _trimmed(runs: list[tuple[int, int]], lines: list[str]) -> list[tuple[int, int]]:
+    """Runs without blank lines at either end: a container's own lines, once its methods
+    are cut out, are otherwise blank runs that render as `…`, a blank line, `…`."""
     kept = []
     for a, b in runs:
         while a <= b and not lines[a - 1].strip():

@@ -1,0 +1,64 @@
+"""The tests that reach a branch's change: what `graphiq-ci affected` and the MCP tool report.
+
+The changed symbols come from the branch's hunks (as in PR mode); the tests are found by
+walking callers backwards from them (`relations.reaching_tests`). A test file the branch
+changed is affected by its own change, whether or not the graph links it to anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphiq_ci.context.api import branch_of
+from graphiq_ci.context.pr_mode import changed_positions
+from graphiq_ci.context.relations import Place, ReachingTest, place, reaching_tests
+from graphiq_ci.context.workspace import Workspace
+from graphiq_ci.errors import GraphiqError
+from graphiq_ci.paths import is_test_path
+
+
+@dataclass
+class AffectedFile:
+    """One test file to run, with the test cases in it and why each one is in."""
+
+    path: str
+    cases: list[ReachingTest] = field(default_factory=list)
+    changed: bool = False  # the branch changed this file itself
+
+
+@dataclass
+class Affected:
+    compared_with: dict[str, Any]
+    changed: list[Place]
+    files: list[AffectedFile]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def case_ids(self) -> list[str]:
+        return [t.case_id for f in self.files for t in f.cases if t.case_id]
+
+
+def affected(ws: Workspace, base: str | None = None) -> Affected:
+    """The tests reaching what the branch changed compared with `base` (default: the trunk's
+    fork point). The index must be fresh: the caller refreshes it."""
+    if not (ws.root / ".git").exists():
+        raise GraphiqError(f"{ws.root} is not a git repository: there is no branch to compare")
+    config, notes = ws.config()
+    branch, note = branch_of(ws.root, base, config.trunk)
+    if branch is None or branch.head_commit is None:
+        why = note or "; ".join(branch.notes if branch else ())
+        raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
+    g = ws.graph()
+    changed = changed_positions(ws.store, g, ws.root, branch)
+    files: dict[str, AffectedFile] = {}
+    for path in branch.paths:
+        if is_test_path(path) and (ws.root / path).is_file():
+            files[path] = AffectedFile(path, changed=True)
+    for test in reaching_tests(g, changed):
+        files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
+    return Affected(
+        compared_with={"ref": branch.base_ref, "commit": branch.base_commit},
+        changed=[place(g, i) for i in changed],
+        files=list(files.values()),
+        notes=notes + list(branch.notes))

@@ -1,0 +1,145 @@
+"""One symbol's neighbourhood, and the tests that reach a change: graph questions by name.
+
+`find_symbols` resolves what a person or an agent types (an id, a qualified name, a bare name);
+`relations` lists a definition's callers (with the line of each call), callees and tests;
+`reaching_tests` walks callers backwards from changed symbols to the tests that run them.
+All read the in-memory graph; only call-site lines come from the `refs` table.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from graphiq_ci.model import EdgeKind
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.search.graph import EDGE_KINDS
+from graphiq_ci.store import Store
+
+USES = frozenset(i for i, k in enumerate(EDGE_KINDS)
+                 if k in (EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.EXTENDS,
+                          EdgeKind.IMPLEMENTS))
+TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
+#: how far back from a changed symbol a test may sit (test → helper → changed code)
+TEST_HOPS = 3
+_BY_STRUCTURE = ("class", "struct", "interface", "trait", "enum", "type", "function", "method",
+                 "constructor")
+
+
+@dataclass(frozen=True)
+class Place:
+    """A definition, where it is, and for a caller the line of the call itself."""
+
+    qualified: str
+    kind: str
+    file: str
+    line: int
+    end_line: int
+    at: int = 0  # the call's line in `file` (0: not known)
+
+
+@dataclass
+class Relations:
+    symbol: Place
+    position: int
+    callers: list[Place] = field(default_factory=list)
+    callees: list[Place] = field(default_factory=list)
+    tests: list[Place] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReachingTest:
+    place: Place
+    case_id: str  # see `case_id`; "" for a helper (a test file's code that is not a test)
+    via: tuple[str, ...]  # the chain from the test to the changed symbol, test first
+
+
+def place(g: GraphIndex, i: int, at: int = 0) -> Place:
+    return Place(g.qualified[i], g.kinds[i], g.path(i), g.lines[i], g.end_lines[i], at)
+
+
+def find_symbols(g: GraphIndex, text: str) -> list[int]:
+    """Positions `text` names, best first: a symbol id, a qualified name, then a bare name
+    (case-insensitive). Definitions outside tests, then types and callables, lead."""
+    text = text.strip()
+    if text.isdigit():
+        pos = g.pos_of_id.get(int(text))
+        return [] if pos is None else [pos]
+    exact = [i for i in g.by_name.get(text.rsplit(".", 1)[-1].rsplit("::", 1)[-1].lower(), [])
+             if g.kinds[i] != "file"]
+    named = [i for i in exact if g.qualified[i] == text] or [
+        i for i in exact if g.qualified[i].lower() == text.lower()] or [
+        i for i in exact if g.names[i].lower() == text.lower()]
+
+    def order(i: int) -> tuple[bool, bool, int]:
+        return (g.is_test(i), g.kinds[i] not in _BY_STRUCTURE, -len(g.inc[i]))
+
+    return sorted(named, key=order)
+
+
+def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations:
+    """Callers (each with its call's line), callees and tests of the definition at `i`."""
+    rel = Relations(place(g, i), i)
+    seen: set[int] = set()
+    for j, _, code in g.inc[i]:
+        if j in seen or g.kinds[j] == "file" and code not in USES:
+            continue
+        seen.add(j)
+        if code in TESTS or (code in USES and g.is_test(j)):
+            rel.tests.append(place(g, j, _call_line(store, g, j, i)))
+        elif code in USES:
+            rel.callers.append(place(g, j, _call_line(store, g, j, i)))
+    rel.callees = [place(g, j) for j in dict.fromkeys(
+        j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")]
+    rel.callers, rel.callees, rel.tests = (rel.callers[:limit], rel.callees[:limit],
+                                           rel.tests[:limit])
+    return rel
+
+
+def _call_line(store: Store, g: GraphIndex, src: int, dst: int) -> int:
+    """The first line in `src` that refers to `dst` (its definition's line if none is kept)."""
+    row = store.conn.execute(
+        "SELECT min(r.line) FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE f.path = ? AND r.dst_id = ? AND r.line BETWEEN ? AND ?",
+        (g.path(src), g.ids[dst], g.lines[src], g.end_lines[src])).fetchone()
+    return int(row[0]) if row and row[0] else g.lines[src]
+
+
+def reaching_tests(g: GraphIndex, changed: list[int], hops: int = TEST_HOPS) -> list[ReachingTest]:
+    """Definitions in test files that reach the changed symbols through tests, calls or
+    references edges, nearest first, each with the chain that links it.
+
+    A changed test counts (its own change is what runs). The walk goes on through test
+    helpers but stops at a test case, so one test's fixtures do not pull in every other test.
+    """
+    start = list(dict.fromkeys(changed))
+    chain: dict[int, tuple[int, ...]] = {i: (i,) for i in start}
+    queue = deque((i, 0) for i in start)
+    found: dict[int, tuple[int, ...]] = {}
+    while queue:
+        i, depth = queue.popleft()
+        if g.is_test(i) and g.kinds[i] != "file":
+            found.setdefault(i, chain[i])
+            if i not in start and is_test_case(g, i):
+                continue
+        if depth == hops:
+            continue
+        for j, _, code in g.inc[i]:
+            if j in chain or g.kinds[j] == "file" or not (code in USES or code in TESTS):
+                continue
+            chain[j] = (j, *chain[i])
+            queue.append((j, depth + 1))
+    return [ReachingTest(place(g, i), case_id(g, i) if is_test_case(g, i) else "",
+                         tuple(g.qualified[k] for k in via)) for i, via in found.items()]
+
+
+def is_test_case(g: GraphIndex, i: int) -> bool:
+    """A test a runner can select by name: a callable or class in a test file named test…
+    (pytest's `test_x`, Go's `TestX`, JUnit's `testX`, a `TestCase` class)."""
+    return (g.is_test(i) and g.kinds[i] in ("function", "method", "class")
+            and g.names[i].lower().startswith("test"))
+
+
+def case_id(g: GraphIndex, i: int) -> str:
+    """`path::Class::name`: the id pytest takes, and a readable one for any runner."""
+    return f"{g.path(i)}::{g.qualified[i].replace('.', '::')}"

@@ -1,0 +1,256 @@
+"""`graphiq-ci mcp` end to end: the SDK's real client, the real server over stdio, real git.
+
+The fixture is the shop (tests/context_pr/shop.py): on branch `feature`, `charge` changed;
+`checkout` calls it at checkout.py:7; `test_charge_positive` tests it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.context_pr.shop import Repo, clean_env, make_shop
+from tests.serve.mcp_client import run, session
+
+TOOLS = {"context", "search", "symbol", "impact", "affected", "files", "status"}
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Repo:
+    return make_shop(tmp_path / "shop")
+
+
+def test_the_tool_list_and_its_schemas(shop: Repo) -> None:
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            tools = {t.name: t for t in (await s.client.list_tools()).tools}
+            assert set(tools) == TOOLS
+            ctx = tools["context"].input_schema
+            assert set(ctx["properties"]) == {"task", "max_tokens", "base"}
+            assert "minimum" in json.dumps(ctx["properties"]["max_tokens"])
+            assert tools["search"].input_schema["required"] == ["query"]
+            assert tools["symbol"].input_schema["required"] == ["name_or_id"]
+            for tool in tools.values():
+                assert tool.description and tool.output_schema, tool.name
+                assert tool.annotations is not None and tool.annotations.read_only_hint
+            assert "callers" in tools["symbol"].output_schema["properties"]
+            assert "ids" in tools["affected"].output_schema["properties"]
+
+    run(scenario)
+
+
+def test_each_tool_answers_on_the_shop(shop: Repo) -> None:
+    head = shop.git("rev-parse", "HEAD")
+
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            found = await s.ok("search", query="charge a card", top=3)
+            assert found.data["results"][0]["qualified"] == "charge"
+            assert "`billing.py:4`" in found.text.splitlines()[0]
+
+            sym = await s.ok("symbol", name_or_id="charge")
+            assert "amount = round(amount, 2)" in sym.data["code"]
+            assert [(c["qualified"], c["file"], c["at"]) for c in sym.data["callers"]] == [
+                ("checkout", "checkout.py", 7)]
+            assert [t["qualified"] for t in sym.data["tests"]] == ["test_charge_positive"]
+            assert "`checkout` at `checkout.py:7`" in sym.text
+
+            ctx = await s.ok("context", task="round the charged amount to cents",
+                             max_tokens=400)
+            assert ctx.data["mode"] == "task" and ctx.data["files"][0]["path"] == "billing.py"
+            assert "amount = round(amount, 2)" in ctx.text
+            assert ctx.data["tokens"] <= 400 and len(ctx.text) <= 400 * 4
+
+            imp = await s.ok("impact")
+            assert [c["qualified"] for c in imp.data["changed"]] == ["charge"]
+            assert [c["qualified"] for c in imp.data["callers"]] == ["checkout"]
+            assert [t["qualified"] for t in imp.data["tests"]] == ["test_charge_positive"]
+            assert imp.data["compared_with"]["ref"] == "main"
+            assert imp.text.startswith("### graphiq-ci: where this PR reaches\n\n")
+
+            aff = await s.ok("affected")
+            assert aff.data["ids"] == ["tests/test_billing.py::test_charge_positive"]
+            assert aff.data["files"][0]["cases"][0]["via"] == ["test_charge_positive", "charge"]
+
+            ranked = await s.ok("files", query="refund money", top=2)
+            assert ranked.data["files"][0]["path"] == "billing.py"
+            assert len(ranked.data["files"]) <= 2
+
+            st = await s.ok("status")
+            assert st.data["head"] == head and st.data["languages"] == {"python": 4}
+            assert st.data["symbols"] > 4 and st.data["refreshed_files"] == []
+
+    run(scenario)
+
+
+def test_an_edit_on_disk_shows_in_the_next_answer(shop: Repo) -> None:
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            before = await s.ok("status")
+            missing = await s.call("symbol", name_or_id="apply_discount")
+            assert missing.error and "no definition named 'apply_discount'" in missing.text
+            shop.edit("checkout.py", "    return charge(total)\n",
+                      "    return charge(apply_discount(total))\n\n\n"
+                      "def apply_discount(total):\n    return total * 0.9\n")
+            sym = await s.ok("symbol", name_or_id="apply_discount")
+            assert [c["qualified"] for c in sym.data["callers"]] == ["checkout"]
+            after = await s.ok("status")
+            assert after.data["generation"] > before.data["generation"]
+
+    run(scenario)
+
+
+def test_a_branch_change_shows_in_impact(shop: Repo) -> None:
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            first = await s.ok("impact")
+            assert [c["qualified"] for c in first.data["changed"]] == ["charge"]
+            shop.git("checkout", "-q", "main")
+            shop.git("checkout", "-q", "-b", "ship-fast")
+            shop.edit("shipping.py", '    return {"shipped": order}\n',
+                      '    return {"shipped": order, "express": True}\n')
+            shop.commit("ship: express")
+            second = await s.ok("impact")
+            assert [c["qualified"] for c in second.data["changed"]] == ["ship"]
+            assert (await s.ok("affected")).data["ids"] == []
+
+    run(scenario)
+
+
+def test_bad_input_gets_one_sentence_and_the_server_keeps_serving(shop: Repo) -> None:
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            cases = [
+                ("symbol", {"name_or_id": "no_such_thing"}, "no definition named"),
+                ("impact", {"base": "no-such-ref"}, "no-such-ref"),
+                ("context", {"task": "   "}, "the task is empty"),
+                ("context", {"task": "charge " * 30_000}, "the limit is 100,000"),
+                ("search", {"query": "charge", "top": 0}, "top"),
+                ("context", {"task": "charge", "max_tokens": 5}, "max_tokens"),
+            ]
+            for tool, args, says in cases:
+                reply = await s.call(tool, **args)
+                assert reply.error, (tool, args)
+                assert says in reply.text and "Traceback" not in reply.text, reply.text
+                assert len(reply.text.splitlines()) <= 3, reply.text
+                assert (await s.ok("search", query="charge")).data["results"]
+
+    run(scenario)
+
+
+def test_a_directory_outside_git_serves_search_and_refuses_impact(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "maths.py").write_text("def add(a, b):\n    return a + b\n")
+
+    async def scenario() -> None:
+        async with session(plain) as s:
+            assert (await s.ok("search", query="add")).data["results"][0]["qualified"] == "add"
+            for tool in ("impact", "affected"):
+                reply = await s.call(tool)
+                assert reply.error and "is not a git repository" in reply.text, reply.text
+            assert (await s.ok("status")).data["head"] == ""
+
+    run(scenario)
+
+
+def test_a_damaged_index_is_set_aside_and_rebuilt_while_serving(shop: Repo) -> None:
+    db = shop.path / ".graphiq" / "graphiq.db"
+
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            await s.ok("search", query="charge")
+            for suffix in ("-wal", "-shm", ""):
+                Path(f"{db}{suffix}").unlink(missing_ok=True)
+            db.write_bytes(b"this is not a database" * 500)
+            reply = await s.ok("search", query="charge")
+            assert reply.data["results"][0]["qualified"] == "charge"
+            assert "index rebuilt" in reply.text
+            assert list(db.parent.glob("graphiq.db.broken-*"))
+            assert (await s.ok("symbol", name_or_id="checkout")).data["callees"]
+
+    run(scenario)
+
+
+def _children_fds_and_rss() -> tuple[int, int]:
+    """Open descriptors and resident KiB of this process's `graphiq_ci mcp` child."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            status = (proc / "status").read_text()
+            cmd = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(status.split("PPid:")[1].split()[0])
+        if ppid == os.getpid() and b"graphiq_ci\0mcp" in cmd:
+            rss = int(status.split("VmRSS:")[1].split()[0])
+            return len(list((proc / "fd").iterdir())), rss
+    raise AssertionError("the server process was not found")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+def test_two_hundred_calls_leak_no_descriptors_and_bounded_memory(shop: Repo) -> None:
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            tools = [("search", {"query": "charge"}), ("symbol", {"name_or_id": "charge"}),
+                     ("context", {"task": "refund a charge"}), ("affected", {})]
+            for tool, args in tools * 5:  # warm: every code path loaded once
+                await s.ok(tool, **args)
+            fds, rss = _children_fds_and_rss()
+            for n in range(200):
+                tool, args = tools[n % len(tools)]
+                await s.ok(tool, **args)
+            fds_after, rss_after = _children_fds_and_rss()
+            assert fds_after <= fds, (fds, fds_after)
+            assert rss_after - rss < 20_000, (rss, rss_after)  # KiB: under 20 MB of growth
+
+    run(scenario)
+
+
+def test_a_malformed_request_is_dropped_and_the_next_call_works(shop: Repo) -> None:
+    """Raw JSON-RPC lines: the SDK's client cannot send a broken message, so this test does.
+    The SDK drops a line that is not JSON-RPC (it logs it on stderr); the server lives on."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": "charge"}}}
+    proc = subprocess.Popen([sys.executable, "-m", "graphiq_ci", "mcp", "--repo",
+                             str(shop.path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=clean_env())
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for message in (json.dumps(init),
+                        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                        "{this is not json", '{"jsonrpc": "2.0", "id": 9, "method": 42}',
+                        json.dumps(call)):
+            proc.stdin.write(message + "\n")
+            proc.stdin.flush()
+        replies = {}
+        while 2 not in replies:
+            line = proc.stdout.readline()
+            assert line, "the server closed stdout before answering"
+            reply = json.loads(line)  # stdout carries protocol only
+            replies[reply.get("id")] = reply
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    result = replies[2]["result"]
+    assert not result.get("isError") and "charge" in result["content"][0]["text"]
+    assert proc.returncode == 0
+
+
+def test_a_bad_repo_argument_fails_in_one_line(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "graphiq_ci", "mcp", "--repo",
+                          str(tmp_path / "missing")], capture_output=True, text=True,
+                         env=clean_env(), timeout=60, stdin=subprocess.DEVNULL)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"graphiq-ci: not a directory: {tmp_path / 'missing'}"
+
+
