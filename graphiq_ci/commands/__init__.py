@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import typer
 
+from graphiq_ci.commands import affected as affected
 from graphiq_ci.commands import config as config
 from graphiq_ci.commands import context as context
 from graphiq_ci.commands import index as index
@@ -22,4 +23,5 @@ COMMANDS: list[Callable[[typer.Typer], None]] = [
     config.register,
     pr_comment.register,
     mcp.register,
+    affected.register,
 ]

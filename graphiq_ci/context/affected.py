@@ -39,9 +39,31 @@ class Affected:
         return [t.case_id for f in self.files for t in f.cases if t.case_id]
 
 
-def affected(ws: Workspace, base: str | None = None) -> Affected:
+def affected(ws: Workspace, base: str | None = None,
+             paths: list[str] | None = None) -> Affected:
     """The tests reaching what the branch changed compared with `base` (default: the trunk's
-    fork point). The index must be fresh: the caller refreshes it."""
+    fork point), or, given `paths`, every definition in those files (a CI step that already
+    knows what changed). The index must be fresh: the caller refreshes it."""
+    g = ws.graph()
+    notes: list[str] = []
+    if paths is None:
+        changed, paths, compared_with, notes = _branch_change(ws, base)
+    else:
+        wanted = {g.paths.index(p) for p in set(paths) & set(g.paths)}
+        changed = [i for i in range(len(g.ids)) if g.file_of[i] in wanted
+                   and g.kinds[i] != "file"]
+        compared_with = {"ref": None, "commit": None}
+    files: dict[str, AffectedFile] = {}
+    for path in paths:
+        if is_test_path(path) and (ws.root / path).is_file():
+            files[path] = AffectedFile(path, changed=True)
+    for test in reaching_tests(g, changed):
+        files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
+    return Affected(compared_with, [place(g, i) for i in changed], list(files.values()), notes)
+
+
+def _branch_change(ws: Workspace, base: str | None
+                   ) -> tuple[list[int], list[str], dict[str, Any], list[str]]:
     if not (ws.root / ".git").exists():
         raise GraphiqError(f"{ws.root} is not a git repository: there is no branch to compare")
     config, notes = ws.config()
@@ -49,16 +71,6 @@ def affected(ws: Workspace, base: str | None = None) -> Affected:
     if branch is None or branch.head_commit is None:
         why = note or "; ".join(branch.notes if branch else ())
         raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
-    g = ws.graph()
-    changed = changed_positions(ws.store, g, ws.root, branch)
-    files: dict[str, AffectedFile] = {}
-    for path in branch.paths:
-        if is_test_path(path) and (ws.root / path).is_file():
-            files[path] = AffectedFile(path, changed=True)
-    for test in reaching_tests(g, changed):
-        files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
-    return Affected(
-        compared_with={"ref": branch.base_ref, "commit": branch.base_commit},
-        changed=[place(g, i) for i in changed],
-        files=list(files.values()),
-        notes=notes + list(branch.notes))
+    changed = changed_positions(ws.store, ws.graph(), ws.root, branch)
+    return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
+            notes + list(branch.notes))

@@ -19,6 +19,7 @@ from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.run import current_head
 from graphiq_ci.render import render_text
+from graphiq_ci.render.affected import affected_text
 from graphiq_ci.render.safe import code_block
 from graphiq_ci.render.tokens import count_tokens
 from graphiq_ci.search import Hit, rank
@@ -182,16 +183,7 @@ def affected(ws: Workspace, base: str | None) -> Answer:
     files = [S.AffectedFile(path=f.path, changed=f.changed, cases=[
         S.ReachingCase(id=t.case_id, qualified=t.place.qualified, line=t.place.line,
                        via=list(t.via)) for t in f.cases]) for f in found.files]
-    lines = []
-    for f in files:
-        why = "changed on this branch" if f.changed else "reaches the change"
-        lines.append(f"- `{f.path}` ({why})")
-        lines += [f"  - `{c.id or c.qualified}`: " + " → ".join(f"`{v}`" for v in c.via)
-                  for c in f.cases]
-    ref = found.compared_with.get("ref") or found.compared_with.get("commit") or "the base"
-    head = (f"{len(files)} test files reach the change compared with `{ref}`"
-            if files else f"No test reaches what changed compared with `{ref}`.")
-    return Answer("\n".join([head, *lines]) + "\n", S.AffectedAnswer(
+    return Answer(affected_text(found), S.AffectedAnswer(
         compared_with=S.Comparison(**found.compared_with),
         changed=[_location(p) for p in found.changed], files=files, ids=found.case_ids,
         notes=found.notes))

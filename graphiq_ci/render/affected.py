@@ -1,0 +1,44 @@
+"""`affected` as text, JSON, or the arguments a CI step passes to pytest."""
+
+from __future__ import annotations
+
+import json
+
+from graphiq_ci.context.affected import Affected
+
+AFFECTED_FORMATS = ("text", "json", "pytest")
+
+
+def affected_text(found: Affected) -> str:
+    """Each test file, why it is in, and each test case with the chain that links it."""
+    ref = found.compared_with.get("ref") or found.compared_with.get("commit")
+    against = f" compared with `{ref}`" if ref else ""
+    if not found.files:
+        return f"No test reaches what changed{against}.\n"
+    lines = [f"{len(found.files)} test files reach the change{against}:"]
+    for f in found.files:
+        lines.append(f"- `{f.path}` ({'changed on this branch' if f.changed else 'reaches it'})")
+        lines += [f"  - `{t.case_id or t.place.qualified}`: "
+                  + " → ".join(f"`{v}`" for v in t.via) for t in f.cases]
+    return "\n".join(lines) + "\n"
+
+
+def affected_json(found: Affected) -> str:
+    return json.dumps({
+        "compared_with": found.compared_with,
+        "changed": [{"qualified": p.qualified, "file": p.file, "line": p.line}
+                    for p in found.changed],
+        "files": [{"path": f.path, "changed": f.changed, "cases": [
+            {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
+             "via": list(t.via)} for t in f.cases]} for f in found.files],
+        "ids": found.case_ids, "notes": found.notes}, indent=2) + "\n"
+
+
+def pytest_args(found: Affected) -> str:
+    """One argument per line: a file's test ids, or the file itself when it was changed or
+    holds no selectable test (a helper reached the change). Nothing when nothing is reached."""
+    args: list[str] = []
+    for f in found.files:
+        ids = [t.case_id for t in f.cases if t.case_id]
+        args += [f.path] if f.changed or not ids else ids
+    return "".join(f"{a}\n" for a in dict.fromkeys(args))

@@ -1,0 +1,109 @@
+"""`graphiq-ci affected`: the real CLI on the shop's branches, and its pytest arguments run
+under the real pytest."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .shop import Repo, clean_env, graphiq, make_shop
+
+TEST_CHECKOUT = '''from checkout import checkout
+
+
+def test_checkout_charges_the_total():
+    assert checkout([{"price": 3}, {"price": 4}])["amount"] == 7
+'''
+TEST_SHIPPING = '''from shipping import ship
+
+
+def test_ship():
+    assert ship("o1")["shipped"] == "o1"
+'''
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Repo:
+    """The shop plus a test two hops from `charge` (test → checkout → charge) and one that
+    never reaches it, committed on main before `feature` forked."""
+    repo = make_shop(tmp_path / "shop")
+    repo.git("checkout", "-q", "main")
+    repo.git("reset", "-q", "--hard", "HEAD~1")  # drop "main moves on": fork point stays
+    repo.commit("more tests", {"tests/test_checkout.py": TEST_CHECKOUT,
+                               "tests/test_shipping.py": TEST_SHIPPING})
+    repo.git("checkout", "-q", "feature")
+    repo.git("rebase", "-q", "main")
+    return repo
+
+
+def affected(repo: Repo, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    if stdin is None:
+        return graphiq("affected", *args, cwd=repo.path)
+    return subprocess.run([sys.executable, "-m", "graphiq_ci", "affected", *args],
+                          cwd=repo.path, env=clean_env(), input=stdin, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_test_two_hops_away_is_found_with_its_path_and_chain(shop: Repo) -> None:
+    out = affected(shop, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    by_id = {c["id"]: c for f in data["files"] for c in f["cases"]}
+    assert set(by_id) == {"tests/test_billing.py::test_charge_positive",
+                          "tests/test_checkout.py::test_checkout_charges_the_total"}
+    assert by_id["tests/test_checkout.py::test_checkout_charges_the_total"]["via"] == [
+        "test_checkout_charges_the_total", "checkout", "charge"]
+    assert data["compared_with"]["ref"] == "main"
+    text = affected(shop).stdout
+    assert "`tests/test_checkout.py::test_checkout_charges_the_total`: " \
+           "`test_checkout_charges_the_total` → `checkout` → `charge`" in text
+    assert "test_shipping" not in text
+
+
+def test_pytest_runs_exactly_the_affected_tests(shop: Repo) -> None:
+    out = affected(shop, "--format", "pytest")
+    assert out.returncode == 0, out.stderr
+    selected = out.stdout.split()
+    assert sorted(selected) == ["tests/test_billing.py::test_charge_positive",
+                                "tests/test_checkout.py::test_checkout_charges_the_total"]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          *selected], cwd=shop.path, env=clean_env(), capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout and "test_ship" not in run.stdout
+
+
+def test_a_changed_test_file_is_affected_by_its_own_change(shop: Repo) -> None:
+    shop.edit("tests/test_shipping.py", '"o1"', '"o2"')
+    out = affected(shop, "--format", "pytest")
+    assert "tests/test_shipping.py" in out.stdout.split()
+
+
+def test_nothing_reached_is_an_empty_list_and_exit_0(shop: Repo) -> None:
+    shop.git("checkout", "-q", "-b", "docs", "main")
+    shop.commit("docs", {"NOTES.md": "nothing to test\n"})
+    out = affected(shop, "--format", "pytest")
+    assert out.returncode == 0 and out.stdout == "", (out.stdout, out.stderr)
+    assert affected(shop).stdout.startswith("No test reaches what changed compared with")
+
+
+def test_changed_paths_from_stdin(shop: Repo) -> None:
+    out = affected(shop, "--stdin", "--format", "pytest", stdin="shipping.py\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["tests/test_shipping.py::test_ship"]
+
+
+def test_bad_input_is_one_line_and_exit_2(shop: Repo, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "a.py").write_text("def a():\n    return 1\n")
+    for out, says in ((affected(shop, "--base", "no-such-ref"), "no-such-ref"),
+                      (affected(shop, "--format", "yaml"), "unknown format 'yaml'"),
+                      (graphiq("affected", "--repo", str(plain), cwd=plain),
+                       "is not a git repository")):
+        assert out.returncode == 2, out.stdout
+        assert says in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
