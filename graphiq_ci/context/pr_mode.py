@@ -12,6 +12,7 @@ from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
+from graphiq_ci.context.relations import incoming
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
@@ -48,7 +49,7 @@ def impact_by_file(g: GraphIndex, changed: list[int]) -> dict[str, float]:
     changed_files = {g.file_of[i] for i in changed}
     counts: dict[int, int] = {}
     for i in changed:
-        for j, _, code in g.out[i] + g.inc[i]:
+        for j, _, code in g.out[i] + incoming(g, i):
             f = g.file_of[j]
             if code in _IMPACT and f not in changed_files:
                 counts[f] = counts.get(f, 0) + 1
@@ -60,7 +61,7 @@ def _neighbours(g: GraphIndex, sources: list[int], codes: frozenset[int],
                 exclude: set[int]) -> list[int]:
     out: list[int] = []
     for i in sources:
-        for j, _, code in g.inc[i]:
+        for j, _, code in incoming(g, i):
             if code in codes and j not in exclude and j not in out and g.kinds[j] != "file":
                 out.append(j)
     return out

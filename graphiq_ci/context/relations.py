@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from graphiq_ci.lang.registry import detect_language, plugin_for
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
-from graphiq_ci.search.graph import EDGE_KINDS
+from graphiq_ci.search.graph import EDGE_KINDS, Edge
 from graphiq_ci.store import Store
 
 USES = frozenset(i for i, k in enumerate(EDGE_KINDS)
@@ -54,6 +55,33 @@ class ReachingTest:
     via: tuple[str, ...]  # the chain from the test to the changed symbol, test first
 
 
+CALLS = EDGE_KINDS.index(EdgeKind.CALLS)
+_TYPES = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+
+
+def is_constructor(g: GraphIndex, i: int) -> bool:
+    """A constructor by kind, or a type's method with its language's constructor name
+    (`__init__`, `constructor`, `new`, `initialize`, `__construct`)."""
+    if g.kinds[i] == "constructor":
+        return True
+    p = g.parent[i]
+    return p >= 0 and g.kinds[p] in _TYPES and g.names[i] in _constructor_names(g.path(i))
+
+
+def _constructor_names(path: str) -> tuple[str, ...]:
+    language = detect_language(path)
+    return plugin_for(language).constructor_names if language else ()
+
+
+def incoming(g: GraphIndex, i: int) -> list[Edge]:
+    """Edges into `i`; for a constructor also the calls of its type. The index links
+    `Proxy(...)` to the class `Proxy`, and that call is what runs `Proxy.__init__`."""
+    edges = list(g.inc[i])
+    if is_constructor(g, i) and g.parent[i] >= 0:
+        edges += [e for e in g.inc[g.parent[i]] if e[2] == CALLS]
+    return edges
+
+
 def place(g: GraphIndex, i: int, at: int = 0) -> Place:
     return Place(g.qualified[i], g.kinds[i], g.path(i), g.lines[i], g.end_lines[i], at)
 
@@ -81,14 +109,16 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
     """Callers (each with its call's line), callees and tests of the definition at `i`."""
     rel = Relations(place(g, i), i)
     seen: set[int] = set()
-    for j, _, code in g.inc[i]:
+    own = {j for j, _, _ in g.inc[i]}
+    for j, _, code in incoming(g, i):
         if j in seen or g.kinds[j] == "file" and code not in USES:
             continue
         seen.add(j)
+        target = i if j in own else g.parent[i]  # an instantiation's call names the type
         if code in TESTS or (code in USES and g.is_test(j)):
-            rel.tests.append(place(g, j, _call_line(store, g, j, i)))
+            rel.tests.append(place(g, j, _call_line(store, g, j, target)))
         elif code in USES:
-            rel.callers.append(place(g, j, _call_line(store, g, j, i)))
+            rel.callers.append(place(g, j, _call_line(store, g, j, target)))
     rel.callees = [place(g, j) for j in dict.fromkeys(
         j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")]
     rel.callers, rel.callees, rel.tests = (rel.callers[:limit], rel.callees[:limit],
@@ -124,7 +154,7 @@ def reaching_tests(g: GraphIndex, changed: list[int], hops: int = TEST_HOPS) -> 
                 continue
         if depth == hops:
             continue
-        for j, _, code in g.inc[i]:
+        for j, _, code in incoming(g, i):
             if j in chain or g.kinds[j] == "file" or not (code in USES or code in TESTS):
                 continue
             chain[j] = (j, *chain[i])
