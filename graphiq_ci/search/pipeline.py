@@ -86,7 +86,8 @@ def rank(store: Store, g: GraphIndex, text: str, *, top: int = 10,
         order = sorted(seeds.bm25, key=lambda i: -seeds.bm25[i])
         walked = walk(g, q, order)
     scored = score_all(g, q, seeds, walked, w, boosts)
-    _confidence_lock(scored, seeds, g, q)
+    if not seeds.near_misses_only:  # a BM25 winner must not be locked above a near miss
+        _confidence_lock(scored, seeds, g, q)
     if q.family is Family.SYMBOL_EXACT:
         _promote_exact(scored, g, q)
     scored = [s for s in scored if s.score > 0]

@@ -7,7 +7,10 @@ exactly why a symbol ranked where it did.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+from rapidfuzz.distance import Levenshtein
 
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.search.query import Query
@@ -55,6 +58,14 @@ def _kind_factor(kind: str, w: dict[str, float]) -> tuple[str, float]:
     return "kind_other", 1.0
 
 
+def closeness(query: str, name: str) -> float:
+    """How near a miss is, 0..1: one minus the edit distance over the longer length, case
+    and joiners (_ - .) ignored. `AsyncClinet` is 0.82 from `AsyncClient`; a long name that
+    merely holds the query's letters in order scores low."""
+    a, b = (re.sub(r"[_\-.]", "", s.lower()) for s in (query.strip(), name))
+    return float(Levenshtein.normalized_similarity(a, b))
+
+
 def score_all(g: GraphIndex, q: Query, seeds: Seeds, walked: dict[int, float],
               w: dict[str, float], boosts: Boosts | None = None) -> list[Scored]:
     pol = q.policy
@@ -64,6 +75,8 @@ def score_all(g: GraphIndex, q: Query, seeds: Seeds, walked: dict[int, float],
     top_bm25 = max(seeds.bm25.values(), default=0.0) or 1.0
     top_walk = max(walked.values(), default=0.0) or 1.0
     qset = q.stem_set
+    near_misses = seeds.near_misses_only
+    leaf = re.split(r"::|#|\.", q.text.strip())[-1]  # `Foo.bar` is near `bar`'s misses
     out: list[Scored] = []
     for i in set(seeds.sources) | set(walked):
         f: dict[str, float] = {}
@@ -92,6 +105,8 @@ def score_all(g: GraphIndex, q: Query, seeds: Seeds, walked: dict[int, float],
         match = seeds.names.get(i)
         if match is not None:
             f[f"match_{match.quality}"] = w[f"match_{match.quality}"] * (0.5 + 0.5 * match.strength)
+            if near_misses:
+                f["near_miss"] = w["near_miss"] * closeness(leaf, g.names[i])
             if match.case_match:
                 f["case_match"] = w["case_match"]
         if boosts is not None:

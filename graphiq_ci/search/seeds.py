@@ -33,6 +33,14 @@ class Seeds:
     def add(self, i: int, source: str) -> None:
         self.sources[i].add(source)
 
+    @property
+    def near_misses_only(self) -> bool:
+        """Names matched, but none literally (exact or prefix): rq's rule is that near misses
+        then compete with the text matches instead of trailing them. A typo'd class name
+        otherwise loses to every symbol whose name holds one of its words."""
+        return bool(self.names) and not any(m.quality in ("exact", "prefix")
+                                             for m in self.names.values())
+
 
 def _positions(g: GraphIndex, scores: dict[int, float]) -> dict[int, float]:
     return {g.pos_of_id[sid]: s for sid, s in scores.items() if sid in g.pos_of_id}

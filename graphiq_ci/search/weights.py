@@ -83,6 +83,9 @@ FEATURES: dict[str, float] = {
     "match_abbreviation": 1.2,
     "match_subsequence": 0.6,
     "match_typo": 0.8,
+    # with no exact or prefix name match, a name match adds this × its closeness to the query
+    # (1 - edit distance / length), so a near miss competes with text matches (rq's rule)
+    "near_miss": 6.0,
     "case_match": 0.3,
     "visibility_private": 0.95,
     # git boosts (issue: git awareness), additive and shown by --explain
