@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
+
+from graphiq_ci.errors import GraphiqError
 
 _TEST = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|__mocks__|fixtures?)/"
@@ -37,3 +40,15 @@ def is_minified(path: str, data: bytes) -> bool:
     if len(data) < 2000:
         return False
     return data.count(b"\n") < len(data) / 1000
+
+
+def repo_relative(path: str) -> str:
+    """`path` as the index names it (relative, `/`-separated, normalised), or a one-line
+    error for a path that is absolute or climbs out of the repository: untrusted input (a CI
+    step's list, an agent's argument) never makes graphiq-ci look outside the repository."""
+    text = path.strip().replace("\\", "/")
+    norm = posixpath.normpath(text) if text else ""
+    if not norm or norm == "." or text.startswith("/") or re.match(r"[A-Za-z]:/", text) \
+            or norm == ".." or norm.startswith("../"):
+        raise GraphiqError(f"{path.strip()!r} is not a path inside the repository")
+    return norm

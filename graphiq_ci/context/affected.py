@@ -15,7 +15,8 @@ from graphiq_ci.context.pr_mode import changed_positions
 from graphiq_ci.context.relations import Place, ReachingTest, place, reaching_tests
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.paths import is_test_path
+from graphiq_ci.index.walk import inside
+from graphiq_ci.paths import is_test_path, repo_relative
 
 
 @dataclass
@@ -49,13 +50,14 @@ def affected(ws: Workspace, base: str | None = None,
     if paths is None:
         changed, paths, compared_with, notes = _branch_change(ws, base)
     else:
+        paths = [repo_relative(p) for p in paths]  # one line for a path outside the repo
         wanted = {g.paths.index(p) for p in set(paths) & set(g.paths)}
         changed = [i for i in range(len(g.ids)) if g.file_of[i] in wanted
                    and g.kinds[i] != "file"]
         compared_with = {"ref": None, "commit": None}
     files: dict[str, AffectedFile] = {}
     for path in paths:
-        if is_test_path(path) and (ws.root / path).is_file():
+        if is_test_path(path) and inside(ws.root, ws.root / path) and (ws.root / path).is_file():
             files[path] = AffectedFile(path, changed=True)
     for test in reaching_tests(g, changed):
         files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)

@@ -18,6 +18,7 @@ from graphiq_ci.context.relations import Place, find_symbols, place, relations
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.run import current_head
+from graphiq_ci.paths import repo_relative
 from graphiq_ci.render import render_text
 from graphiq_ci.render.affected import affected_text
 from graphiq_ci.render.safe import code_block
@@ -128,6 +129,8 @@ def _code(ws: Workspace, p: Place, max_tokens: int) -> tuple[str, bool]:
 
 def symbol(ws: Workspace, name_or_id: str, max_tokens: int | None) -> Answer:
     g = ws.graph()
+    if "/" in name_or_id or "\\" in name_or_id:
+        repo_relative(name_or_id)  # a path climbing out of the repository: refused, said so
     found = find_symbols(g, _text(name_or_id, "symbol name"))
     if not found:
         raise GraphiqError(f"no definition named {name_or_id.strip()!r} in the index "

@@ -107,3 +107,11 @@ def test_bad_input_is_one_line_and_exit_2(shop: Repo, tmp_path: Path) -> None:
                        "is not a git repository")):
         assert out.returncode == 2, out.stdout
         assert says in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+@pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "tests/../../x.py"])
+def test_stdin_paths_outside_the_repository_are_refused_in_one_line(shop: Repo,
+                                                                    path: str) -> None:
+    out = affected(shop, "--stdin", stdin=f"billing.py\n{path}\n")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"graphiq-ci: {path!r} is not a path inside the repository"

@@ -131,6 +131,8 @@ def test_bad_input_gets_one_sentence_and_the_server_keeps_serving(shop: Repo) ->
                 ("context", {"task": "   "}, "the task is empty"),
                 ("context", {"task": "charge " * 30_000}, "the limit is 100,000"),
                 ("search", {"query": "charge", "top": 0}, "top"),
+                ("symbol", {"name_or_id": "../../etc/passwd"}, "not a path inside the repo"),
+                ("symbol", {"name_or_id": "/etc/passwd"}, "not a path inside the repository"),
                 ("context", {"task": "charge", "max_tokens": 5}, "max_tokens"),
             ]
             for tool, args, says in cases:
