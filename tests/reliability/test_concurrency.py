@@ -1,7 +1,9 @@
-"""Two indexers, three queriers and a writer on one repository at once.
+"""Two indexers, three CLI query loops, an MCP server answering, and a writer, at once.
 
-No "database is locked" may reach the user, no query may crash, and once the dust settles
-the incremental index must equal a clean full index of the same tree.
+No "database is locked" may reach the user, every query must answer (exit 0, JSON that
+parses; the MCP server's every call a non-error result with its structured content), each
+loop must run dozens of times, and once the dust settles the incremental index must equal a
+clean full index of the same tree.
 """
 
 from __future__ import annotations
@@ -22,9 +24,15 @@ from tests.reliability.conftest import (
     generate_repo,
     run_cli,
 )
+from tests.serve.mcp_client import run, session
 
-DURATION_S = 10.0
+DURATION_S = 20.0
+#: each loop must have run at least this often, or the test measured nothing
+FLOORS = {"index": 10, "query": 15, "edits": 50, "mcp": 40}
 MODULES, FUNCS = 40, 12
+MCP_CALLS = [("search", {"query": "ledger reconcile stage"}),
+             ("symbol", {"name_or_id": "func_3_2"}),
+             ("context", {"task": "where is stage 7 computed", "max_tokens": 400})]
 QUERIES = [
     ["search", "ledger reconcile stage", "--json"],
     ["search", "func_3_2", "--json"],
@@ -37,7 +45,7 @@ def test_parallel_indexers_queries_and_edits_keep_the_index_consistent(tmp_path:
     assert run_cli("index", "--repo", str(repo)).returncode == 0
     deadline = time.monotonic() + DURATION_S
     failures: list[str] = []
-    counts = {"index": 0, "query": 0, "edits": 0}
+    counts = {"index": 0, "query": 0, "edits": 0, "mcp": 0}
     lock = threading.Lock()
 
     def loop(args: list[str], kind: str) -> None:
@@ -46,9 +54,8 @@ def test_parallel_indexers_queries_and_edits_keep_the_index_consistent(tmp_path:
                                   text=True, timeout=120)
             with lock:
                 counts[kind] += 1
-            bad = proc.returncode not in (0, 1) or "locked" in proc.stderr \
-                or "Traceback" in proc.stderr
-            if not bad and kind == "query" and proc.returncode == 0:
+            bad = proc.returncode != 0 or "locked" in proc.stderr or "Traceback" in proc.stderr
+            if not bad and kind == "query":
                 try:
                     json.loads(proc.stdout)
                 except ValueError:
@@ -65,16 +72,30 @@ def test_parallel_indexers_queries_and_edits_keep_the_index_consistent(tmp_path:
             time.sleep(0.15)
         counts["edits"] = step
 
+    def server() -> None:
+        async def calls() -> None:
+            async with session(repo) as s:
+                n = 0
+                while time.monotonic() < deadline:
+                    tool, args = MCP_CALLS[n % len(MCP_CALLS)]
+                    reply = await s.call(tool, **args)
+                    n += 1
+                    if reply.error or not reply.data:
+                        failures.append(f"mcp {tool}({args}): {reply.text[-800:]}")
+                counts["mcp"] = n
+
+        run(calls)
+
     threads = [threading.Thread(target=loop, args=(["index"], "index")) for _ in range(2)]
     threads += [threading.Thread(target=loop, args=(q, "query")) for q in QUERIES]
-    threads.append(threading.Thread(target=writer))
+    threads += [threading.Thread(target=writer), threading.Thread(target=server)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     print(f"\nconcurrency: {counts}")
     assert not failures, "\n".join(failures[:5])
-    assert counts["index"] >= 2 and counts["query"] >= 3 and counts["edits"] > 5
+    assert all(counts[k] >= floor for k, floor in FLOORS.items()), (counts, FLOORS)
 
     # the dust settles: one more incremental run sees the last edits, then compare
     assert run_cli("index", "--repo", str(repo)).returncode == 0
