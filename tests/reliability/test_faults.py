@@ -137,7 +137,7 @@ def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
     first = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
     assert first.returncode == 0 and cache.exists()
     good = cache.read_bytes()
-    for damage in ("garbage", "truncated", "bad-json", "wrong-shape"):
+    for damage in CACHE_DAMAGE:
         _damage_cache(cache, good, damage)
         out = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
         assert out.returncode == 0, out.stderr
@@ -149,21 +149,51 @@ def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
 
 
-def _damage_cache(cache: Path, good: bytes, damage: str) -> None:
-    import zstandard
+#: whole-file damage, then damage inside a well-formed file: each must be caught by a check
+#: (the frame's checksum, a section's size, a range), never loaded as a wrong graph
+CACHE_DAMAGE = ("garbage", "truncated", "flipped-byte", "offset-out-of-range",
+                "truncated-array", "wrong-count")
 
+
+def _damage_cache(cache: Path, good: bytes, damage: str) -> None:
     if damage == "garbage":
         cache.write_bytes(b"\x00not a cache" * 50)
     elif damage == "truncated":
         cache.write_bytes(good[: len(good) // 2])
-    elif damage == "bad-json":
-        cache.write_bytes(good[:12] + zstandard.compress(b'{"ids": [1, 2'))
-    else:  # valid JSON, arrays of the wrong lengths
-        cache.write_bytes(good[:12] + zstandard.compress(
-            b'{"ids":[1,2,3],"names":["a"],"qualified":[],"kinds":[],"file_of":[9],'
-            b'"lines":[],"end_lines":[],"visibility":[],"parent":[],"degree":[],'
-            b'"paths":[],"path_is_test":[],"file_symbol":[],"terms":[],'
-            b'"neighbor_terms":[],"out":[[[7,1.0,0]]],"idf":{},"vocab":[]}'))
+    elif damage == "flipped-byte":  # inside the compressed frame: its checksum must catch it
+        middle = 12 + (len(good) - 12) // 2
+        cache.write_bytes(good[:middle] + bytes([good[middle] ^ 0x40]) + good[middle + 1:])
+    else:
+        cache.write_bytes(_edit_sections(good, damage))
+
+
+def _edit_sections(good: bytes, damage: str) -> bytes:
+    """The cache re-encoded with one section damaged and the frame itself valid again."""
+    import struct
+
+    import zstandard
+
+    from graphiq_ci.search.graph import _SECTIONS
+
+    payload = zstandard.ZstdDecompressor().decompress(good[12:])
+    count = struct.unpack_from("<I", payload)[0]
+    sizes = list(struct.unpack_from(f"<{2 * count}Q", payload, 4))
+    at, blobs = 4 + 16 * count, []
+    for k in range(count):
+        blobs.append(bytearray(payload[at:at + sizes[2 * k]]))
+        at += sizes[2 * k]
+    names = [name for name, _ in _SECTIONS]
+    if damage == "offset-out-of-range":  # an edge to a symbol past the last one
+        blobs[names.index("out.to")][:4] = struct.pack("<I", 0xFFFFFFF0)
+    elif damage == "truncated-array":  # a section's bytes cut short, its item count kept
+        k = names.index("lines")
+        del blobs[k][-4:]
+        sizes[2 * k] -= 4
+    else:  # one more item claimed than the bytes hold
+        sizes[2 * names.index("ids") + 1] += 1
+    head = struct.pack(f"<I{2 * count}Q", count, *sizes)
+    frame = zstandard.ZstdCompressor(write_checksum=True).compress(head + b"".join(blobs))
+    return good[:12] + frame
 
 
 def test_an_index_of_another_schema_version_is_rebuilt(indexed: Path) -> None:
