@@ -10,8 +10,6 @@ from graphiq_ci.render.safe import (
     fence_for,
     iter_fenced_lines,
     neutralise_mentions,
-    sanitize_markdown,
-    truncate,
 )
 
 
@@ -22,27 +20,6 @@ def test_mentions_no_longer_ping_but_emails_stay():
     assert "@octo-org/reviewers" not in text
     assert f"@{ZERO_WIDTH_JOINER}octocat" in text
     assert "me@example.com" in text
-
-
-def test_html_is_escaped_outside_code_only():
-    text = sanitize_markdown("<img src=x onerror=alert(1)></details>\n```html\n<b>ok</b>\n```\n")
-
-    assert "<img" not in text and "</details>" not in text
-    assert "&lt;img src=x onerror=alert(1)&gt;" in text
-    assert "<b>ok</b>" in text  # inside a fence GitHub shows it verbatim anyway
-
-
-def test_an_unclosed_fence_is_closed():
-    text = sanitize_markdown("intro\n````python\nswallow everything after me")
-
-    assert text.endswith("````\n")
-    assert [fence for _, fence in iter_fenced_lines(text)][-1] == ""
-
-
-def test_length_is_bounded():
-    assert len(sanitize_markdown("x" * 10_000, max_chars=100)) == 100
-    assert truncate("abcdef", 4) == "abc…"
-    assert truncate("abc", 4) == "abc"
 
 
 def test_fence_is_longer_than_any_backtick_run():

@@ -8,13 +8,10 @@ rest of the comment (an unclosed code fence), or grow the comment without bound.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 
 ZERO_WIDTH_JOINER = "\u200d"
-DEFAULT_MAX_CHARS = 4000
-ELLIPSIS = "…"
 
 # A mention is `@` after a non-word character, followed by a user or `org/team` name;
 # `a@b.com` is not one (GitHub doesn't ping it), so it stays untouched.
@@ -50,30 +47,6 @@ def escape_md_inline(text: str) -> str:
     """
     flat = " ".join(text.splitlines())
     return neutralise_mentions(_INLINE_SPECIAL.sub(r"\\\1", flat))
-
-
-def truncate(text: str, max_chars: int) -> str:
-    """At most `max_chars` characters, ending in `…` when something was cut."""
-    if len(text) <= max_chars:
-        return text
-    return text[: max(0, max_chars - len(ELLIPSIS))] + ELLIPSIS
-
-
-def sanitize_markdown(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> str:
-    """Untrusted Markdown (a PR body) made inert but still readable as Markdown.
-
-    Outside code blocks HTML is escaped and mentions neutralised; inside them text is shown
-    verbatim by GitHub anyway. A code block left open (by the author or by truncation) is
-    closed, so it cannot swallow what the comment renders after it.
-    """
-    out: list[str] = []
-    open_fence = ""
-    for line, fence in iter_fenced_lines(truncate(text, max_chars)):
-        out.append(line if fence else neutralise_mentions(html.escape(line, quote=False)))
-        open_fence = fence
-    if open_fence:
-        out.append(("" if not out or out[-1].endswith("\n") else "\n") + open_fence + "\n")
-    return "".join(out)
 
 
 def iter_fenced_lines(text: str) -> Iterator[tuple[str, str]]:

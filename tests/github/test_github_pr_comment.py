@@ -14,16 +14,14 @@ from typer.testing import CliRunner
 from graphiq_ci.commands import pr_comment as pr_comment_command
 from graphiq_ci.github.comment import MARKER, MAX_COMMENT_CHARS
 from graphiq_ci.github.pr_comment import RenderedContext, run_pr_comment
-from graphiq_ci.render.safe import code_block, escape_md_inline, sanitize_markdown
+from graphiq_ci.render.safe import code_block
 
 
 def render(pr):
-    """What the context builder hands pr-comment: untrusted text already sanitised."""
-    markdown = (
-        f"## Context for {escape_md_inline(pr.title)}\n\n{sanitize_markdown(pr.body)}\n\n"
-        f"<details><summary>src/auth.py</summary>\n\n{code_block('def refresh(): ...', 'py')}\n"
-        "\n</details>"
-    )
+    """A fixed body: these tests are about the sticky comment's life cycle and outputs. The
+    real renderer on hostile PR text is tested end to end in test_action_e2e.py."""
+    markdown = ("## Context\n\n<details><summary>src/auth.py</summary>\n\n"
+                f"{code_block('def refresh(): ...', 'py')}\n\n</details>")
     return RenderedContext(markdown, files=("src/auth.py", "tests/test_auth.py"))
 
 
@@ -64,13 +62,11 @@ def test_first_run_creates_second_updates_third_skips(tmp_path, github, actions_
     assert len(github.comments) == 1
 
 
-def test_rendered_comment_is_safe_and_outputs_are_written(tmp_path, github, actions_env):
+def test_outputs_name_the_comment_the_files_and_the_context_file(tmp_path, github, actions_env):
     result = run(tmp_path, actions_env)
     body = github.comments[0]["body"]
 
-    assert body.startswith(MARKER)
-    assert "@octo-org/reviewers" not in body and "@maintainer" not in body
-    assert re.search(r"(?<!\\)<img", body) is None  # `\<img` renders as text
+    assert body.startswith(MARKER) and "def refresh(): ..." in body
     out = outputs(actions_env)
     assert out["comment-url"] == result.comment.url
     assert out["files"] == "src/auth.py\ntests/test_auth.py"
