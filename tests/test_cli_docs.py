@@ -41,3 +41,14 @@ def test_help_lists_every_command() -> None:
     out = CliRunner().invoke(app, ["--help"]).output
     for name in _commands():
         assert name in out
+
+
+def test_option_help_survives_rich_markup() -> None:
+    """Typer renders help through rich, which eats `[...]` as markup: "Token budget
+    [default: 1800]." printed as "Token budget .". No option's help may lose words so."""
+    from graphiq_ci.cli import _register_commands
+
+    _register_commands()
+    for name in _commands():
+        shown = CliRunner().invoke(app, [name, "--help"], terminal_width=200).output
+        assert not re.search(r"\w \.(\s|$)", shown), (name, shown)

@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     def affected(
         repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
         base: str = typer.Option(None, "--base", help="Compare with this ref "
-                                 "[default: the trunk's fork point]."),
+                                 "(default: the trunk's fork point)."),
         stdin: bool = typer.Option(False, "--stdin", help="Read the changed paths from "
                                    "standard input, one per line, instead of asking git."),
         fmt: str = typer.Option("text", "--format", help="text, json or pytest (arguments "
