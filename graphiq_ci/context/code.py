@@ -83,7 +83,8 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
             reasons = list(dict.fromkeys(cands.reasons.get(pos, []))) if pos is not None else []
             if bm25:
                 reasons.insert(0, "its words match the task")
-            size = sum(b - a + 1 for a, b in runs) ** SIZE_PRIOR
+            size = sum(b - a + 1 for a, b in own) ** SIZE_PRIOR  # blank lines count: a class's
+            # size is its span minus its methods, not its few non-blank lines
             kind = DATA_PRIOR if r.kind in DATA_KINDS else 1.0
             units.append(CodeUnit(path, r.name, r.qualified, r.kind, r.line, r.end_line, runs,
                                   share[path] * kind * size * (lexical + evidence + PRIOR),
