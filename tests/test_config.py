@@ -106,16 +106,31 @@ def test_wrong_types_name_the_key_path(tmp_path, text, message):
     assert str(excinfo.value) == message
 
 
-def test_malformed_yaml_names_the_line(tmp_path):
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("trunk: main\nbudgets:\n  max_nodes: [1\n  depth: 2\n", 4),  # `[` never closed
+        ("trunk: main\n\tbudgets: {}\n", 2),  # a tab cannot indent YAML
+    ],
+)
+def test_malformed_yaml_names_the_file_and_line(tmp_path, text, line):
+    """Our part of the message: the file, the line, `invalid YAML`, one line, no chained
+    exception. What follows is PyYAML's own wording, which a PyYAML release may change."""
+    with pytest.raises(GraphiqError) as excinfo:
+        load_config(write(tmp_path, text))
+
+    message = str(excinfo.value)
+    assert "\n" not in message, message
+    assert message.startswith(f".graphiq.yml:{line}: invalid YAML: "), message
+    assert excinfo.value.__cause__ is None and excinfo.value.__suppress_context__
+
+
+def test_malformed_yaml_names_where_an_open_bracket_started(tmp_path):
+    """The line PyYAML stops at is past the mistake; the line the bracket opened on is ours."""
     with pytest.raises(GraphiqError) as excinfo:
         load_config(write(tmp_path, "trunk: main\nbudgets:\n  max_nodes: [1\n  depth: 2\n"))
 
-    assert str(excinfo.value) == (
-        ".graphiq.yml:4: invalid YAML: expected ',' or ']', but got ':' "
-        "(while parsing a flow sequence started on line 3)"
-    )
-    with pytest.raises(GraphiqError, match=r"^\.graphiq\.yml:2: invalid YAML: found character"):
-        load_config(write(tmp_path, "trunk: main\n\tbudgets: {}\n"))
+    assert str(excinfo.value).endswith(" started on line 3)"), str(excinfo.value)
 
 
 @pytest.fixture
@@ -156,3 +171,14 @@ def test_config_without_show_explains(tmp_path, cli):
 
     assert result.exit_code == 2
     assert "--show" in result.stderr
+
+
+def test_show_reports_malformed_yaml_on_one_line(tmp_path, cli, monkeypatch):
+    monkeypatch.delenv("GRAPHIQ_DEBUG", raising=False)  # --debug would show the traceback
+    write(tmp_path, "trunk: main\n\tbudgets: {}\n")
+
+    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("graphiq-ci: .graphiq.yml:2: invalid YAML: "), result.stderr
