@@ -38,7 +38,7 @@ WHOLE_SHARE = 0.35
 WHOLE_SLACK = 40
 GAP_LINES = 2
 #: one unit takes at most this share of the budget whole; a bigger one is shortened to it
-UNIT_SHARE = 0.4
+UNIT_SHARE = 0.7
 #: a unit too big for its share: what its core (signature, matching lines) is worth of it
 CORE_SHARE = 0.5
 #: units scoring below this share of the best wait until everything better has been placed
@@ -53,7 +53,7 @@ class _File:
     chosen: set[int] = field(default_factory=set)
     best: float = 0.0
     names: list[str] = field(default_factory=list)
-    shortened: bool = False
+    shortened_units: list[set[int]] = field(default_factory=list)  # shown in part, once
 
     n_runs: int = 0  # runs of consecutive lines in `chosen`, kept as lines are added
 
@@ -107,7 +107,8 @@ class _Packer:
         f.best = max(f.best, u.score)
         if u.kind != "module":
             f.names.append(u.qualified)
-        f.shortened |= shortened
+        if shortened:
+            f.shortened_units.append(_lines_of(u))
         return True
 
     def matches(self, line: str) -> int:
@@ -274,5 +275,6 @@ def _snippet(path: str, f: _File, language: str) -> Snippet:
             out.append("")  # one blank line at a time, none leading
     label = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges)
     return Snippet(symbol_id=0, file=path, line=shown[0], end_line=shown[-1], language=language,
-                   code="\n".join(out), shortened=len(ranges) > 1 or f.shortened,
+                   code="\n".join(out), shortened=len(ranges) > 1 or any(
+                       not lines <= f.chosen for lines in f.shortened_units),
                    ranges=label, symbols=list(dict.fromkeys(f.names)))
