@@ -99,9 +99,11 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
 
 
 def lead_units(store: Store, root: Path, code: CodeCandidates,
-               groups: list[tuple[list[ContextSymbol], float]]) -> CodeCandidates:
+               groups: list[tuple[list[ContextSymbol], float]],
+               changed_lines: dict[str, set[int]] | None = None) -> CodeCandidates:
     """Each group's symbols as units scored `score` ahead of `code`'s own (PR mode: the
-    changed code first, then its callers and tests), each shown as the lines it owns."""
+    changed code first, then its callers and tests), each shown as the lines it owns; a
+    unit's `changed_lines` are its focus, shown first if it must be shortened."""
     paths = list(dict.fromkeys(s.file for syms, _ in groups for s in syms))
     if not paths:
         return code
@@ -118,8 +120,11 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
             r, own = rows[s.id]
             runs = _trimmed(own, sources[s.file])
             if runs and r.end_line <= len(sources[s.file]):
+                changed = (changed_lines or {}).get(s.file, set())
+                focus = tuple(sorted(n for a, b in runs for n in range(a, b + 1)
+                                     if n in changed))
                 lead.append(CodeUnit(s.file, s.name, s.qualified, s.kind, s.line, s.end_line,
-                                     runs, score / (1 + 0.05 * rank), s.id, s.reasons))
+                                     runs, score / (1 + 0.05 * rank), s.id, s.reasons, focus))
     ids = {u.symbol_id for u in lead}
     return CodeCandidates(lead + [u for u in code.units if u.symbol_id not in ids or
                                   not u.symbol_id], sources, languages)

@@ -60,6 +60,7 @@ class CodeUnit:
     score: float
     symbol_id: int = 0  # 0: the lines outside every definition
     reasons: list[str] = field(default_factory=list)
+    focus: tuple[int, ...] = ()  # lines to show first when it is shortened (what a PR changed)
 
 
 @dataclass

@@ -29,8 +29,15 @@ _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff) -> list[int]:
     """Graph positions of the symbols the branch's hunks touch, most-changed first."""
+    return branch_change(g, root, diff)[0]
+
+
+def branch_change(g: GraphIndex, root: Path, diff: BranchDiff
+                  ) -> tuple[list[int], dict[str, set[int]]]:
+    """The changed symbols' positions (most-changed first) and each file's changed lines on
+    the new side (a deletion marks the line after it), so the code shown can include them."""
     if not diff.files or diff.base_commit is None:
-        return []
+        return [], {}
     indexed = set(g.paths)
     paths = [p for p in diff.paths if p in indexed]
     wanted = {g.paths.index(p) for p in paths}  # file positions of the changed files
@@ -40,8 +47,10 @@ def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff)
     found = changed_symbols(hunks, spans)
     key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in mine}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
+    lines = {path: {n for h in hs for n in (h.new_lines or [max(1, h.new_start + 1)])}
+             for path, hs in hunks.items()}
     return [key[(c.path, c.qualified, c.line)] for c in ranked
-            if (c.path, c.qualified, c.line) in key]
+            if (c.path, c.qualified, c.line) in key], lines
 
 
 def impact_by_file(g: GraphIndex, changed: list[int]) -> dict[str, float]:
@@ -76,7 +85,7 @@ def _as_symbol(g: GraphIndex, i: int, role: str, reason: str) -> ContextSymbol:
 def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchDiff,
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
-    changed = changed_positions(store, g, root, diff)
+    changed, changed_lines = branch_change(g, root, diff)
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards
@@ -116,7 +125,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
                                                   (by_role["caller"], 20.0),
-                                                  (by_role["test"], 10.0)])
+                                                  (by_role["test"], 10.0)], changed_lines)
     if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
         ctx.notes.append("; ".join(diff.notes))
     ctx.stats["changed_files"] = len(diff.files)

@@ -5,9 +5,9 @@ The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goe
 
 1. pieces in order of value per token, `value / cost ** DENSITY`: a unit that fits its share of
    the budget whole is one piece worth its score; a bigger one is two, its core (signature, the
-   lines that use the task's words, the closing line, `…` where lines are left out: never just
-   its head) and then the rest of it, grown around the matching lines while room lasts. So a
-   dominant long definition gets most of the budget, and a weak one only its core;
+   lines a PR changed, the lines that use the task's words, the closing line, `…` where lines
+   are left out: never just its head) and then the rest of it, grown around those lines while
+   room lasts. So a dominant long definition gets most of the budget, a weak one its core;
 2. with room left, whatever else fits whole, best first; then every big unit grows further;
 3. a file whose remaining lines cost little more than what is already taken is shown whole,
    and gaps of a line or two between shown runs are filled (cheaper to read than a marker).
@@ -118,8 +118,8 @@ class _Packer:
         return self._matches[line]
 
     def shortened(self, u: CodeUnit, f: _File, room: float) -> set[int]:
-        """The signature, the lines using task words (most words first), the closing line,
-        within `room` tokens."""
+        """The signature, the unit's focus (the lines a PR changed), the lines using task
+        words (most words first), the closing line, within `room` tokens."""
         lines = _lines_of(u) - f.chosen
         if not lines:
             return set()
@@ -132,8 +132,11 @@ class _Packer:
                 keep.add(n)
         if self.price(f, keep) > room:
             return set()
-        hits = sorted((n for n in lines if n not in keep and self.matches(f.lines[n - 1])),
-                      key=lambda n: (-self.matches(f.lines[n - 1]), n))
+        focus = set(u.focus)
+        hits = [n for n in u.focus if n in lines and n not in keep] + sorted(
+            (n for n in lines if n not in keep and n not in focus
+             and self.matches(f.lines[n - 1])),
+            key=lambda n: (-self.matches(f.lines[n - 1]), n))
         # price(keep | {n}) for each candidate, kept up to date line by line: pricing the
         # whole set again for every matching line was quadratic in a long definition
         header = 0 if f.chosen else BLOCK_TOKENS
@@ -156,7 +159,8 @@ class _Packer:
         first (a change sits near the words that describe it), else nearest to what is shown."""
         f = self.file(u.file)
         shown = f.chosen & _lines_of(u)
-        anchors = {n for n in shown if self.matches(f.lines[n - 1])} or shown
+        anchors = ({n for n in u.focus if n in shown}
+                   or {n for n in shown if self.matches(f.lines[n - 1])} or shown)
         if not anchors:
             return
         marks = sorted(anchors)
