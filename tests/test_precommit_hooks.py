@@ -205,3 +205,33 @@ def test_manual_context_hook_prints_the_branch_change(hooked: HookedRepo) -> Non
     assert result.returncode == 0, result.stdout + result.stderr
     assert "What changed" in result.stdout
     assert "`charge`" in result.stdout and "`checkout`" in result.stdout
+
+
+def _readme_precommit_config() -> str:
+    """The `.pre-commit-config.yaml` block of the README, exactly as a user would copy it."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("```yaml\n# .pre-commit-config.yaml\n") + len("```yaml\n")
+    return readme[start:readme.index("```", start)]
+
+
+def test_the_readmes_precommit_snippet_works_as_copied(tmp_path: Path,
+                                                       session_env: dict[str, str]) -> None:
+    """graphiq-ci installed (this venv's, first on PATH), the README's config, the real
+    framework: a commit indexes the repository, and a later commit's new function shows up."""
+    config = _readme_precommit_config()
+    bin_dir = str(Path(sys.executable).parent)
+    extra = {"HOME": os.environ["HOME"], **session_env,
+             "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    repo = HookedRepo(tmp_path / "shop", extra)
+    repo.git("init", "-q", "-b", "main")
+    repo.write({**FILES, ".pre-commit-config.yaml": config})
+    installed = repo.pre_commit("install", "--hook-type", "pre-commit",
+                                "--hook-type", "post-checkout")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "shop")
+    assert {"charge", "checkout", "ship"} <= repo.symbols()
+    repo.write({"gifts.py": "def wrap_gift(order):\n    return order\n"})
+    repo.git("add", "gifts.py")
+    repo.git("commit", "-q", "-m", "gifts")
+    assert "wrap_gift" in repo.symbols()
