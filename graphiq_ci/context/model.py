@@ -82,6 +82,8 @@ class Context:
     #: PR mode: named groups of symbol ids ("changed", "impact", "tests") and co-changed files
     sections: dict[str, list[int]] = field(default_factory=dict)
     cochanged: list[ContextFile] = field(default_factory=list)
+    #: PR mode: every file the branch changed, code or not, as (path, status)
+    changed_files: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: the code worth showing, best first; the renderer packs it into the token budget
     code: CodeCandidates = field(default_factory=lambda: CodeCandidates([], {}, {}))

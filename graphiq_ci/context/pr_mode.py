@@ -128,6 +128,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                                                   (by_role["test"], 10.0)], changed_lines)
     if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
         ctx.notes.append("; ".join(diff.notes))
+    ctx.changed_files = [(c.path, c.status.value) for c in diff.files]
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
     ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}

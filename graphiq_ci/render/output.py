@@ -172,6 +172,7 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
         "in_section": {name: [by_id[i] for i in ctx.sections.get(name, []) if i in by_id]
                        for name in ("changed", "impact", "tests")},
         "cochanged": ctx.cochanged,
+        "changed_files": ctx.changed_files[:limit],
         "tokens": tokens,
         "counter": counter_name(),
         "notes": [neutralise_mentions(n) for n in ctx.notes],
@@ -266,6 +267,7 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "snippets": [asdict(s) for s in rendered.snippets],
         "sections": ctx.sections,
         "cochanged": [asdict(f) for f in ctx.cochanged],
+        "changed_files": [{"path": p, "status": st} for p, st in ctx.changed_files],
         "notes": ctx.notes,
         "prompt": rendered.text,
         "tokens": rendered.tokens,

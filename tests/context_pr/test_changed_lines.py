@@ -4,6 +4,7 @@ bigger than the budget: PR mode's packer shows them first (#11: "a `default.py:1
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,16 @@ def test_the_changed_line_of_a_long_function_is_shown(branch: Repo, fmt: str) ->
     assert "step_61 = ledger.get('entry_61', 0) * 61  # scaled, not shifted" in out.stdout
     assert "def reconcile(ledger):" in out.stdout  # with its signature, as a shortened unit
     assert "step_100 = " not in out.stdout  # the budget holds far less than all 120 steps
+
+
+def test_every_changed_file_is_listed_even_when_it_holds_no_code(branch: Repo) -> None:
+    """#11: "No list of changed files. CHANGELOG.md and docs changes appear nowhere"."""
+    branch.commit("notes", {"CHANGELOG.md": "## Unreleased\n\n- entry 61 is scaled\n",
+                            "docs/ledger.md": "# Ledger\n"})
+    out = graphiq("context", "--diff", cwd=branch.path)
+    assert out.returncode == 0, out.stderr
+    listed = out.stdout.split("Files this PR changes (3)", 1)[1].split("</details>", 1)[0]
+    assert "- `ledger.py` (modified)" in listed
+    assert "- `CHANGELOG.md` (added)" in listed and "- `docs/ledger.md` (added)" in listed
+    data = graphiq("context", "--diff", "--format", "json", cwd=branch.path)
+    assert {"path": "CHANGELOG.md", "status": "added"} in json.loads(data.stdout)["changed_files"]
