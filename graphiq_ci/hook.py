@@ -12,7 +12,8 @@ from pathlib import Path
 
 
 def refresh_quietly(repo: Path) -> int:
-    """Refresh the index; print one line when something changed, one warning on failure."""
+    """Refresh the index; print one line when something changed, its notes (an index rebuilt),
+    one warning on failure."""
     from graphiq_ci.index.run import run_index, summary
 
     try:
@@ -20,6 +21,8 @@ def refresh_quietly(repo: Path) -> int:
     except Exception as exc:  # a hook must never block a commit over the index
         print(f"graphiq-ci: index not refreshed: {exc}", file=sys.stderr)
         return 0
+    for note in report.notes:  # e.g. a damaged index set aside: rare, and worth one line
+        print(f"graphiq-ci: {note}", file=sys.stderr)
     if report.changed:
         print(summary(report))
     return 0

@@ -157,6 +157,10 @@ def _set_aside(path: Path) -> Path:
         src = Path(str(path) + suffix)
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
+    for older in path.parent.glob(f"{path.name}.broken-*"):  # keep only the newest: repeated
+        if not older.name.startswith(aside.name):  # damage must not fill the disk
+            with contextlib.suppress(OSError):
+                older.unlink()
     return aside
 
 

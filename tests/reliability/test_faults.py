@@ -118,6 +118,7 @@ def test_a_damaged_database_is_set_aside_and_rebuilt(indexed: Path) -> None:
         if damage in ("truncated", "garbage", "sqlite-header-garbage"):
             line = _one_note(out.stderr, "index rebuilt")
             aside = db.parent / line.rsplit(" ", 1)[-1]
+            newest = aside.name
             assert aside.read_bytes()[:1000] != good[:1000] or damage != "garbage", line
             assert aside.stat().st_size > 0, line
         else:
@@ -125,7 +126,7 @@ def test_a_damaged_database_is_set_aside_and_rebuilt(indexed: Path) -> None:
         assert_same_index(fingerprint(indexed), want)
     asides = sorted(p.name for p in db.parent.glob("graphiq.db.broken-*") if "-wal" not in p.name
                     and "-shm" not in p.name)
-    assert len(asides) == 3, asides  # never one set-aside file overwritten by the next
+    assert asides == [newest], asides  # the newest is kept; older ones must not pile up
     again = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
     assert again.returncode == 0 and "rebuilt" not in again.stderr, again.stderr
 
@@ -240,3 +241,15 @@ def test_a_full_disk_is_one_clear_error_and_keeps_the_old_index(indexed: Path) -
     assert_same_index(fingerprint(indexed), want)  # the failed batch left no trace
     out = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
     assert out.returncode == 0, out.stderr
+
+
+def test_the_hook_says_when_it_rebuilt_a_damaged_index(indexed: Path) -> None:
+    """`index --hook` is quiet when nothing changed, but a rebuild is news: one line."""
+    assert run_cli("index", "--hook", "--repo", str(indexed)).stderr == ""
+    db = indexed / DB
+    db.write_bytes(b"not a database" * 100)
+    out = subprocess.run([*CLI, "index", "--hook"], cwd=indexed, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    line = _one_note(out.stderr, "index rebuilt")
+    assert line.startswith("graphiq-ci: index rebuilt: ") and "graphiq.db.broken-" in line
