@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.vcs.merge_base import fork_point, resolve_base
-from graphiq_ci.vcs.repo import git_text, head_commit, open_repo
+from graphiq_ci.vcs.repo import git_text, head_commit, is_shallow, open_repo
 
 if TYPE_CHECKING:
     import git
@@ -118,7 +118,10 @@ def _branch_changes(
         resolved = resolve_base(repo, wanted, notes)
         if resolved is None:
             what = "base" if base else "trunk"
-            raise GraphiqError(f"{what} '{wanted}' is not a branch, tag or commit here")
+            hint = (" (this is a shallow clone: fetch more history, e.g. `fetch-depth: 0` in "
+                    "actions/checkout, or pass --base origin/<branch>)" if is_shallow(repo)
+                    else "")
+            raise GraphiqError(f"{what} '{wanted}' is not a branch, tag or commit here{hint}")
         ref, base_sha = resolved
         point = fork_point(repo, ref, base_sha, head)
         compare_with = point.commit

@@ -64,3 +64,23 @@ def test_unreachable_remote_falls_back_to_two_dot(forked, clone, tmp_path):
     assert len(diff.notes) == 1
     assert diff.notes[0].startswith("shallow clone: no merge base with origin/main (fetch failed: ")
     assert diff.notes[0].endswith("); compared with origin/main directly (two-dot)")
+
+
+def test_a_base_missing_from_a_shallow_clone_names_the_fix(forked, clone):
+    """#13: `--base master` in a shallow clone with no reachable remote said only 'not a
+    branch, tag or commit here'."""
+    import pytest
+
+    from graphiq_ci.errors import GraphiqError
+
+    forked("checkout", "-q", "main")
+    work = clone(forked, "work", "--depth", "1", "--branch", "feature")
+    work("remote", "remove", "origin")
+    with pytest.raises(GraphiqError) as err:
+        branch_changes(work.path, base="main")
+    assert str(err.value) == (
+        "base 'main' is not a branch, tag or commit here (this is a shallow clone: fetch more "
+        "history, e.g. `fetch-depth: 0` in actions/checkout, or pass --base origin/<branch>)")
+    with pytest.raises(GraphiqError) as full:
+        branch_changes(forked.path, base="no-such-branch")
+    assert str(full.value) == "base 'no-such-branch' is not a branch, tag or commit here"
