@@ -13,6 +13,7 @@ stdout carries the protocol only; logs go to stderr.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,8 @@ INSTRUCTIONS = (
     "(a task in, the code that matters out, within max_tokens); `search` and `symbol` look up "
     "names; on a branch, `impact` and `affected` show what the change reaches."
 )
+#: what the warm-up asks: words any repository's code uses, so every stage runs once
+WARM_TASK = "read the configuration, parse the input and handle errors"
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 Task = Annotated[str, Field(description="the task, bug report or PR description")]
@@ -54,6 +57,7 @@ class Engine:
     def __init__(self, repo: Path) -> None:
         self.repo = repo
         self._ws: Workspace | None = None
+        self._unsaid: list[str] = []  # the warm-up's refresh notes, for the first answer
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphiq-mcp")
 
     async def answer(self, work: Callable[[Workspace], Answer]) -> CallToolResult:
@@ -79,11 +83,28 @@ class Engine:
             where = f": {exc.filename}" if exc.filename else ""
             raise ToolError(f"{exc.strerror or exc}{where}") from None
 
-    def _fresh_answer(self, work: Callable[[Workspace], Answer]) -> Answer:
+    def warm_up(self) -> None:
+        """Index, load the graph and build one context on the worker thread, before any
+        question: the first answer otherwise pays for the graph's lazy parts, cold FTS
+        pages and the templates' compilation (~0.5 s on zod). A call that arrives meanwhile
+        waits its turn; a failure here is left for that call to report."""
+        self._thread.submit(self._warm)
+
+    def _warm(self) -> None:
+        with contextlib.suppress(Exception):
+            ws = self._workspace()
+            self._unsaid = ws.refresh(ws.config()[0])  # said by the first real answer
+            answers.context(ws, WARM_TASK, None, None)
+
+    def _workspace(self) -> Workspace:
         if self._ws is None:
             self._ws = Workspace(self.repo)
-        ws = self._ws
-        notes = ws.refresh(ws.config()[0])
+        return self._ws
+
+    def _fresh_answer(self, work: Callable[[Workspace], Answer]) -> Answer:
+        ws = self._workspace()
+        notes = self._unsaid + ws.refresh(ws.config()[0])
+        self._unsaid = []
         answer = work(ws)
         if not notes:
             return answer
@@ -182,6 +203,7 @@ def build_server(engine: Engine) -> MCPServer:
 def serve(repo: Path) -> None:
     """Serve `repo` on stdin/stdout until the client closes the pipe."""
     engine = Engine(repo)
+    engine.warm_up()
     try:
         build_server(engine).run("stdio")
     finally:

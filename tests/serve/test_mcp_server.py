@@ -256,3 +256,19 @@ def test_a_bad_repo_argument_fails_in_one_line(tmp_path: Path) -> None:
     assert out.stderr.strip() == f"graphiq-ci: not a directory: {tmp_path / 'missing'}"
 
 
+
+
+def test_an_index_damaged_before_the_server_starts_is_reported_in_the_first_answer(
+        shop: Repo) -> None:
+    """The warm-up at start rebuilds it; its note must not be lost to the warm-up."""
+    assert subprocess.run([sys.executable, "-m", "graphiq_ci", "index"], cwd=shop.path,
+                          env=clean_env(), capture_output=True).returncode == 0
+    (shop.path / ".graphiq" / "graphiq.db").write_bytes(b"not a database" * 500)
+
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            first = await s.ok("search", query="charge")
+            assert "Note: index rebuilt" in first.text
+            assert "Note:" not in (await s.ok("search", query="charge")).text
+
+    run(scenario)
