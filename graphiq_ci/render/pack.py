@@ -50,6 +50,7 @@ SIGNATURE_LINES = 4
 class _File:
     lines: list[str]
     tokens: list[float]  # per line, its newline included
+    nonblank: frozenset[int]  # line numbers of the lines that are not blank
     chosen: set[int] = field(default_factory=set)
     best: float = 0.0
     names: list[str] = field(default_factory=list)
@@ -85,7 +86,8 @@ class _Packer:
     def file(self, path: str) -> _File:
         if path not in self.files:
             lines = self.cc.sources.get(path, [])
-            self.files[path] = _File(lines, [line_tokens(line) for line in lines])
+            tokens, nonblank = _line_facts(lines)
+            self.files[path] = _File(lines, tokens, nonblank)
         return self.files[path]
 
     def price(self, f: _File, new: set[int]) -> float:
@@ -178,7 +180,7 @@ class _Packer:
     def whole_files(self) -> None:
         for path, f in self.files.items():
             limit = max(WHOLE_SLACK, WHOLE_SHARE * f.cost(f.chosen))
-            rest = {n for n in range(1, len(f.lines) + 1) if f.lines[n - 1].strip()} - f.chosen
+            rest = set(f.nonblank - f.chosen)
             if rest and f.cost(rest) <= limit:
                 u = CodeUnit(path, path, path, "module", 1, len(f.lines), [], f.best)
                 self.take(u, f, rest)
@@ -250,6 +252,24 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
     p.fill_gaps()
     ranked = sorted((kv for kv in p.files.items() if kv[1].chosen), key=lambda kv: -kv[1].best)
     return [_snippet(path, f, cc.languages.get(path, "")) for path, f in ranked]
+
+
+#: per source list (the same object through one render's packs and repacks): its line costs
+#: and non-blank lines, computed once. The list is kept, so its id cannot be reused meanwhile.
+_FACTS: dict[int, tuple[list[str], list[float], frozenset[int]]] = {}
+_FACTS_KEPT = 64
+
+
+def _line_facts(lines: list[str]) -> tuple[list[float], frozenset[int]]:
+    hit = _FACTS.get(id(lines))
+    if hit is not None and hit[0] is lines:
+        return hit[1], hit[2]
+    if len(_FACTS) >= _FACTS_KEPT:
+        _FACTS.clear()
+    tokens = [line_tokens(line) for line in lines]
+    nonblank = frozenset(n for n, line in enumerate(lines, 1) if line.strip())
+    _FACTS[id(lines)] = (lines, tokens, nonblank)
+    return tokens, nonblank
 
 
 def _lines_of(u: CodeUnit) -> set[int]:
