@@ -12,7 +12,48 @@ TRUNK_CANDIDATES = ("main", "master", "trunk", "develop")
 REMOTE = "origin"
 
 
+#: (root, configured) -> (the refs' fingerprint, the answer): a long-lived caller (the MCP
+#: server) asks before every question, and the answer only moves when these refs do
+_ANSWERS: dict[tuple[str, str | None], tuple[tuple[object, ...], str | None]] = {}
+
+
 def find_trunk(repo_root: str | os.PathLike[str], configured: str | None = None) -> str | None:
+    """`resolve_trunk`, remembered while the refs it reads are unchanged on disk."""
+    key = (os.fspath(repo_root), configured)
+    seen = _refs_fingerprint(repo_root, configured)
+    if seen is not None:
+        known = _ANSWERS.get(key)
+        if known is not None and known[0] == seen:
+            return known[1]
+    answer = resolve_trunk(repo_root, configured)
+    if seen is not None:
+        _ANSWERS[key] = (seen, answer)
+    return answer
+
+
+def _refs_fingerprint(repo_root: str | os.PathLike[str],
+                      configured: str | None) -> tuple[object, ...] | None:
+    """Size and mtime of every file `resolve_trunk`'s answer depends on; None when the git
+    directory is not a plain `.git` folder (a worktree, a submodule): then nothing is kept."""
+    git_dir = os.path.join(os.fspath(repo_root), ".git")
+    if not os.path.isdir(git_dir):
+        return None
+    names = [configured] if configured else list(TRUNK_CANDIDATES)
+    paths = ["HEAD", "packed-refs", "reftable", f"refs/remotes/{REMOTE}/HEAD",
+             *(f"refs/heads/{n}" for n in names), *(f"refs/remotes/{REMOTE}/{n}" for n in names),
+             *(f"refs/tags/{n}" for n in names), *(f"refs/remotes/{n}" for n in names),
+             *(f"refs/{n}" for n in names)]
+    out: list[object] = []
+    for rel in paths:
+        try:
+            st = os.stat(os.path.join(git_dir, rel))
+            out.append((rel, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((rel, None))
+    return tuple(out)
+
+
+def resolve_trunk(repo_root: str | os.PathLike[str], configured: str | None = None) -> str | None:
     """The ref that names the trunk, or None when there is none (e.g. no commits yet).
 
     Order: the configured name (as given, else on origin), origin's HEAD, then the

@@ -100,3 +100,23 @@ def test_unborn_orphan_branch_still_finds_trunk(new_repo):
     repo.commit({"a": "1\n"})
     repo("checkout", "-q", "--orphan", "fresh")
     assert find_trunk(repo.path) == "main"
+
+
+def test_the_remembered_trunk_follows_the_refs(new_repo):
+    """A long-lived process asks before every question; the answer is remembered only while
+    the refs it depends on are unchanged, loose or packed."""
+    repo = new_repo()
+    repo("checkout", "-q", "-b", "master")
+    repo.commit({"a": "1\n"})
+    assert find_trunk(repo.path) == "master"
+    repo("branch", "main")
+    assert find_trunk(repo.path) == "main"  # main now exists, and wins over master
+    repo("pack-refs", "--all")
+    assert find_trunk(repo.path) == "main"
+    repo("branch", "-D", "main")  # deleted from packed-refs only
+    assert find_trunk(repo.path) == "master"
+    repo("branch", "trunk")
+    assert find_trunk(repo.path, "trunk") == "trunk"
+    repo("branch", "-D", "trunk")
+    with pytest.raises(GraphiqError):
+        find_trunk(repo.path, "trunk")
