@@ -12,7 +12,7 @@ from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
-from graphiq_ci.context.relations import incoming
+from graphiq_ci.context.relations import incoming, reaching_tests
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
@@ -100,7 +100,13 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]
     taken = set(chosen["changed"])
     # A test both calls and tests what it covers: it belongs under tests, not impact.
-    tests = _neighbours(g, chosen["changed"], _TESTS, taken)
+    # Tests: what a tests edge links to the change, then test cases that call their way to it
+    # within two hops ("test_x → Client.send → Proxy.__init__"), never a test found by words.
+    reached = [t for t in reaching_tests(g, chosen["changed"], hops=2)
+               if t.case_id and t.position not in taken]
+    tests = list(dict.fromkeys(_neighbours(g, chosen["changed"], _TESTS, taken)
+                               + [t.position for t in reached]))
+    chains = {g.ids[t.position]: list(t.via) for t in reached if len(t.via) > 2}
     chosen["impact"] = _neighbours(g, chosen["changed"], _IMPACT, taken | set(tests))[
         : max(1, int(budget * SECTION_SHARE["impact"]))]
     chosen["tests"] = tests[: max(1, int(budget * SECTION_SHARE["tests"]))]
@@ -112,6 +118,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     rest = [s for s in ctx.symbols if s.id not in lead_ids][: max(0, budget - len(lead))]
     ctx.symbols = lead + rest
     ctx.sections = {name: [g.ids[i] for i in ids] for name, ids in chosen.items()}
+    ctx.test_chains = {sid: via for sid, via in chains.items() if sid in ctx.sections["tests"]}
     ctx.entry_points = list(dict.fromkeys([g.ids[i] for i in chosen["changed"]]
                                           + ctx.entry_points))
     kept = {s.id for s in ctx.symbols}

@@ -53,6 +53,7 @@ class ReachingTest:
     place: Place
     case_id: str  # see `case_id`; "" for a helper (a test file's code that is not a test)
     via: tuple[str, ...]  # the chain from the test to the changed symbol, test first
+    position: int = -1  # in the graph it was found in
 
 
 CALLS = EDGE_KINDS.index(EdgeKind.CALLS)
@@ -160,7 +161,7 @@ def reaching_tests(g: GraphIndex, changed: list[int], hops: int = TEST_HOPS) -> 
             chain[j] = (j, *chain[i])
             queue.append((j, depth + 1))
     return [ReachingTest(place(g, i), case_id(g, i) if is_test_case(g, i) else "",
-                         tuple(g.qualified[k] for k in via)) for i, via in found.items()]
+                         tuple(g.qualified[k] for k in via), i) for i, via in found.items()]
 
 
 def is_test_case(g: GraphIndex, i: int) -> bool:

@@ -115,3 +115,20 @@ def test_stdin_paths_outside_the_repository_are_refused_in_one_line(shop: Repo,
     out = affected(shop, "--stdin", stdin=f"billing.py\n{path}\n")
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.strip() == f"graphiq-ci: {path!r} is not a path inside the repository"
+
+
+def test_the_pr_comment_lists_a_test_two_calls_away_with_its_chain(shop: Repo) -> None:
+    """#11: tests reach the change by calls within two hops, each shown with its path."""
+    out = graphiq("context", "--diff", cwd=shop.path)
+    assert out.returncode == 0, out.stderr
+    tests = out.stdout.split("Tests that reach the changed code", 1)[1].split("</details>")[0]
+    assert ("- `test_checkout_charges_the_total` in `tests/test_checkout.py:4`, via "
+            "`checkout` → `charge`") in tests
+    assert "- `test_charge_positive` in `tests/test_billing.py:4`" in tests
+    assert "test_ship" not in tests
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=shop.path).stdout)
+    names = {s["id"]: s["qualified"] for s in data["symbols"]}
+    assert [names[i] for i in data["sections"]["tests"]] == [
+        "test_charge_positive", "test_checkout_charges_the_total"]
+    assert list(data["test_chains"].values()) == [
+        ["test_checkout_charges_the_total", "checkout", "charge"]]
