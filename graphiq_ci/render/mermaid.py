@@ -16,13 +16,22 @@ def _label(text: str) -> str:
     return _UNSAFE.sub("_", text)[:60]
 
 
+#: PR mode's node shapes, by section; the PR template prints the same legend
+SECTION_SHAPES = {"changed": ('[["', '"]]'), "impact": ('("', '")'), "tests": ('{{"', '"}}')}
+
+
 def diagram(ctx: Context, highlight: set[int] | None = None) -> str:
-    ids = [s.id for s in ctx.symbols[:MAX_NODES]]
+    """Task mode: the kept symbols, entry points in double boxes. PR mode: only the changed
+    symbols, their callers and the tests that reach them, one shape per section."""
+    role = {sid: name for name in SECTION_SHAPES for sid in ctx.sections.get(name, [])}
+    shown = [s for s in ctx.symbols if s.id in role] if role else ctx.symbols
+    ids = [s.id for s in shown[:MAX_NODES]]
     node = {sid: f"n{k}" for k, sid in enumerate(ids)}
     bold = highlight if highlight is not None else set(ctx.entry_points)
     lines = ["flowchart LR"]
-    for s in ctx.symbols[:MAX_NODES]:
-        shape = ('[["', '"]]') if s.id in bold else ('["', '"]')
+    for s in shown[:MAX_NODES]:
+        shape = (SECTION_SHAPES[role[s.id]] if role else
+                 ('[["', '"]]') if s.id in bold else ('["', '"]'))
         lines.append(f"  {node[s.id]}{shape[0]}{_label(s.qualified)}{shape[1]}")
     edges = [(a, b, k) for a, b, k in ctx.edges if a in node and b in node and a != b]
     for a, b, kind in edges[:MAX_EDGES]:

@@ -132,3 +132,16 @@ def test_the_pr_comment_lists_a_test_two_calls_away_with_its_chain(shop: Repo) -
         "test_charge_positive", "test_checkout_charges_the_total"]
     assert list(data["test_chains"].values()) == [
         ["test_checkout_charges_the_total", "checkout", "charge"]]
+
+
+def test_the_pr_diagram_holds_only_the_sections_with_a_legend(shop: Repo) -> None:
+    """#11: the 23-node diagram mixed in unrelated nodes and had no legend for its shapes."""
+    out = graphiq("context", "--diff", "--diagram", cwd=shop.path)
+    assert out.returncode == 0, out.stderr
+    chart = out.stdout.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    nodes = sorted(line.strip().split(" ", 1)[0][2:] for line in chart.splitlines()
+                   if line.startswith("  n") and "-->" not in line)
+    assert nodes == sorted(['[["charge"]]', '("checkout")', '{{"test_charge_positive"}}',
+                            '{{"test_checkout_charges_the_total"}}']), chart
+    assert "Shapes: a double box is a changed symbol, a rounded box a caller, a hexagon a " \
+           "test." in out.stdout
