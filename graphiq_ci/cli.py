@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import typer
 
-from graphiq_ci.errors import GraphiqError
+from graphiq_ci.errors import GraphiqError, one_line
 
 app = typer.Typer(
     name="graphiq-ci",
@@ -45,17 +45,8 @@ def guarded(fn: Callable[[], T]) -> T:
     except (GraphiqError, sqlite3.Error, OSError) as exc:
         if os.environ.get("GRAPHIQ_DEBUG"):
             raise
-        typer.echo(f"graphiq-ci: {_one_line(exc)}", err=True)
+        typer.echo(f"graphiq-ci: {one_line(exc)}", err=True)
         raise typer.Exit(2) from None
-
-
-def _one_line(exc: Exception) -> str:
-    if isinstance(exc, sqlite3.Error):
-        return f"index error: {exc} (`graphiq-ci index --full` rebuilds it)"
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f": {exc.filename}" if exc.filename else ""
-        return f"{exc.strerror}{where}"
-    return str(exc)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from pydantic import Field, ValidationError
 
 from graphiq_ci import __version__
 from graphiq_ci.context.workspace import Workspace
-from graphiq_ci.errors import GraphiqError
+from graphiq_ci.errors import GraphiqError, one_line
 from graphiq_ci.serve import answers
 from graphiq_ci.serve import schemas as S
 from graphiq_ci.serve.answers import Answer
@@ -75,13 +75,8 @@ class Engine:
                     raise
                 self._set_aside_damaged()  # damage the cheap checks on open did not see
                 return self._fresh_answer(work)
-        except GraphiqError as exc:
-            raise ToolError(str(exc)) from None
-        except sqlite3.Error as exc:
-            raise ToolError(f"index error: {exc}") from None
-        except OSError as exc:
-            where = f": {exc.filename}" if exc.filename else ""
-            raise ToolError(f"{exc.strerror or exc}{where}") from None
+        except (GraphiqError, sqlite3.Error, OSError) as exc:
+            raise ToolError(one_line(exc)) from None
 
     def warm_up(self) -> None:
         """Index, load the graph and build one context on the worker thread, before any
