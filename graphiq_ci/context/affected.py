@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphiq_ci.context.api import branch_of
-from graphiq_ci.context.pr_mode import changed_positions
+from graphiq_ci.context.pr_mode import branch_change
 from graphiq_ci.context.relations import Place, ReachingTest, place, reaching_tests
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
@@ -73,6 +73,6 @@ def _branch_change(ws: Workspace, base: str | None
     if branch is None or branch.head_commit is None:
         why = note or "; ".join(branch.notes if branch else ())
         raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
-    changed = changed_positions(ws.store, ws.graph(), ws.root, branch)
+    changed = branch_change(ws.graph(), ws.root, branch)[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
             notes + list(branch.notes))

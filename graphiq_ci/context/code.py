@@ -63,7 +63,7 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
     rows = _symbols_of(store, [f.path for f in top])
     lex = _chunk_bm25(store, query_terms, rows)
     sources = {f.path: _read(root, f.path) for f in top}
-    languages = _languages(store, [f.path for f in top])
+    languages = languages_of(store, [f.path for f in top])
     by_file: dict[str, list[_Row]] = defaultdict(list)
     for r in rows:
         if r.end_line <= len(sources[r.path]) and r.kind != "file":
@@ -109,7 +109,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
         return code
     rows = {r.id: (r, runs) for r, runs in _own_runs(_symbols_of(store, paths))}
     sources = dict(code.sources)
-    languages = {**code.languages, **_languages(store, paths)}
+    languages = {**code.languages, **languages_of(store, paths)}
     lead: list[CodeUnit] = []
     for syms, score in groups:
         for rank, s in enumerate(syms):
@@ -149,7 +149,8 @@ def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
         f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)]
 
 
-def _languages(store: Store, paths: list[str]) -> dict[str, str]:
+def languages_of(store: Store, paths: list[str]) -> dict[str, str]:
+    """path → language, as the index recorded it (the code fence's info string)."""
     marks = ",".join("?" * len(paths))
     return dict(store.conn.execute(
         f"SELECT path, language FROM files WHERE path IN ({marks})", paths))

@@ -27,11 +27,6 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def changed_positions(store: Store, g: GraphIndex, root: Path, diff: BranchDiff) -> list[int]:
-    """Graph positions of the symbols the branch's hunks touch, most-changed first."""
-    return branch_change(g, root, diff)[0]
-
-
 def branch_change(g: GraphIndex, root: Path, diff: BranchDiff
                   ) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from graphiq_ci.lang.registry import detect_language, plugin_for
-from graphiq_ci.model import EdgeKind
+from graphiq_ci.model import CALLABLE_KINDS, TYPE_KINDS, EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS, Edge
 from graphiq_ci.store import Store
@@ -23,8 +23,10 @@ USES = frozenset(i for i, k in enumerate(EDGE_KINDS)
 TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 #: how far back from a changed symbol a test may sit (test → helper → changed code)
 TEST_HOPS = 3
-_BY_STRUCTURE = ("class", "struct", "interface", "trait", "enum", "type", "function", "method",
-                 "constructor")
+#: the graph holds kinds as plain strings
+_TYPES = frozenset(k.value for k in TYPE_KINDS)
+#: what `find_symbols` puts first among equal names: definitions of behaviour or types
+_BY_STRUCTURE = _TYPES | {k.value for k in CALLABLE_KINDS}
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,6 @@ class ReachingTest:
 
 
 CALLS = EDGE_KINDS.index(EdgeKind.CALLS)
-_TYPES = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
 
 
 def is_constructor(g: GraphIndex, i: int) -> bool:
@@ -115,15 +116,13 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
         if j in seen or g.kinds[j] == "file" and code not in USES:
             continue
         seen.add(j)
-        target = i if j in own else g.parent[i]  # an instantiation's call names the type
-        if code in TESTS or (code in USES and g.is_test(j)):
-            rel.tests.append(place(g, j, _call_line(store, g, j, target)))
-        elif code in USES:
-            rel.callers.append(place(g, j, _call_line(store, g, j, target)))
+        group = rel.tests if code in TESTS or (code in USES and g.is_test(j)) else \
+            rel.callers if code in USES else None
+        if group is not None and len(group) < limit:  # a hub's 1000th caller costs no query
+            target = i if j in own else g.parent[i]  # an instantiation's call names the type
+            group.append(place(g, j, _call_line(store, g, j, target)))
     rel.callees = [place(g, j) for j in dict.fromkeys(
-        j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")]
-    rel.callers, rel.callees, rel.tests = (rel.callers[:limit], rel.callees[:limit],
-                                           rel.tests[:limit])
+        j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")][:limit]
     return rel
 
 

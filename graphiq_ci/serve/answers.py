@@ -12,8 +12,16 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from graphiq_ci.context import Context, ContextFile, Options, build_context, nothing_found
+from graphiq_ci.context import (
+    Context,
+    ContextFile,
+    ContextSymbol,
+    Options,
+    build_context,
+    nothing_found,
+)
 from graphiq_ci.context.affected import affected as affected_tests
+from graphiq_ci.context.code import languages_of
 from graphiq_ci.context.relations import Place, find_symbols, place, relations
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
@@ -47,7 +55,7 @@ def _text(value: str, what: str, *, required: bool = True) -> str:
     return value
 
 
-def _location(p: Place) -> S.Location:
+def _location(p: Place | ContextSymbol) -> S.Location:
     return S.Location(qualified=p.qualified, kind=p.kind, file=p.file, line=p.line,
                       end_line=p.end_line)
 
@@ -80,11 +88,9 @@ def context(ws: Workspace, task: str, max_tokens: int | None, base: str | None) 
     """`graphiq-ci context --format prompt`; with `base`, PR mode."""
     ctx = _build(ws, _text(task, "task", required=base is None), base)
     rendered = render_text(ctx, "prompt", max_tokens=max_tokens or _options(ws)[1])
-    symbols = [S.Location(qualified=s.qualified, kind=s.kind, file=s.file, line=s.line,
-                          end_line=s.end_line) for s in ctx.symbols]
     return Answer(rendered.text, S.ContextAnswer(
         mode=str(ctx.stats.get("mode", "task")), files=[_ranked_file(f) for f in ctx.files],
-        symbols=symbols, tokens=rendered.tokens, notes=ctx.notes))
+        symbols=[_location(s) for s in ctx.symbols], tokens=rendered.tokens, notes=ctx.notes))
 
 
 def _why(hit: Hit) -> str:
@@ -138,9 +144,7 @@ def symbol(ws: Workspace, name_or_id: str, max_tokens: int | None) -> Answer:
     rel = relations(ws.store, g, found[0])
     code, shortened = _code(ws, rel.symbol, max_tokens or SYMBOL_TOKENS)
     others = [place(g, i) for i in found[1:10]]
-    row = ws.store.conn.execute("SELECT language FROM files WHERE path = ?",
-                                (rel.symbol.file,)).fetchone()
-    language = str(row[0]) if row else ""
+    language = languages_of(ws.store, [rel.symbol.file]).get(rel.symbol.file, "")
     parts = [f"### `{rel.symbol.qualified}` ({rel.symbol.kind}) at "
              f"`{rel.symbol.file}:{rel.symbol.line}-{rel.symbol.end_line}`",
              code_block(code, language)]
@@ -168,9 +172,7 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
     by_id = {s.id: s for s in ctx.symbols}
 
     def section(name: str) -> list[S.Location]:
-        return [S.Location(qualified=s.qualified, kind=s.kind, file=s.file, line=s.line,
-                           end_line=s.end_line)
-                for s in (by_id[i] for i in ctx.sections.get(name, []) if i in by_id)]
+        return [_location(by_id[i]) for i in ctx.sections.get(name, []) if i in by_id]
 
     ref = ctx.stats.get("compared_with") or {}
     return Answer(rendered.text, S.ImpactAnswer(
