@@ -157,8 +157,9 @@ def _set_aside(path: Path) -> Path:
         src = Path(str(path) + suffix)
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
+    keep = {aside.name + suffix for suffix in ("", "-wal", "-shm")}
     for older in path.parent.glob(f"{path.name}.broken-*"):  # keep only the newest: repeated
-        if not older.name.startswith(aside.name):  # damage must not fill the disk
+        if older.name not in keep:  # damage must not fill the disk
             with contextlib.suppress(OSError):
                 older.unlink()
     return aside
