@@ -14,13 +14,23 @@ from pathlib import Path
 def refresh_quietly(repo: Path) -> int:
     """Refresh the index; print one line when something changed, its notes (an index rebuilt),
     one warning on failure."""
-    from graphiq_ci.index.run import run_index, summary
+    from graphiq_ci.index.progress import StderrProgress
+    from graphiq_ci.index.run import find_root, run_index, summary
+    from graphiq_ci.store import DB_NAME, index_dir
 
+    progress = None
     try:
-        report = run_index(repo)
+        if not (index_dir(find_root(repo)) / DB_NAME).exists():  # the first hooked commit
+            print("graphiq-ci: building the index (once; later commits refresh it)",
+                  file=sys.stderr)
+            progress = StderrProgress()
+        report = run_index(repo, progress=progress)
     except Exception as exc:  # a hook must never block a commit over the index
         print(f"graphiq-ci: index not refreshed: {exc}", file=sys.stderr)
         return 0
+    finally:
+        if progress:
+            progress.close()
     for note in report.notes:  # e.g. a damaged index set aside: rare, and worth one line
         print(f"graphiq-ci: {note}", file=sys.stderr)
     if report.changed:

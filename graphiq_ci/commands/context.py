@@ -45,6 +45,7 @@ def register(app: typer.Typer) -> None:
         """Build the context for a task: ranked files, symbols, code, within a token budget."""
         from graphiq_ci.config import load_config
         from graphiq_ci.context import Options, build_context, nothing_found
+        from graphiq_ci.context.workspace import Workspace
         from graphiq_ci.index import find_root
         from graphiq_ci.render.output import render_json, render_text
 
@@ -55,7 +56,8 @@ def register(app: typer.Typer) -> None:
             budgets = load_config(find_root(repo))[0].budgets
             opts = Options(max_nodes=max_nodes or budgets.max_nodes,
                            depth=budgets.depth if depth is None else depth)
-            ctx = build_context(repo, text, opts, diff=diff, base=base)
+            with Workspace(repo, show_progress=True) as ws:
+                ctx = build_context(repo, text, opts, diff=diff, base=base, workspace=ws)
             for note in ctx.notes:
                 typer.echo(f"graphiq-ci: {note}", err=True)
             if not ctx.files and not ctx.symbols:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,38 +12,16 @@ from graphiq_ci.cli import guarded
 if TYPE_CHECKING:
     from graphiq_ci.index import IndexReport
 
-PROGRESS_AFTER_S = 0.5
-
-
-class _ProgressBar:
-    """A one-line bar on a terminal, shown only once indexing has run ~0.5 s."""
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if not sys.stderr.isatty() or time.monotonic() - self.start < PROGRESS_AFTER_S:
-            return
-        width = 30
-        filled = int(width * done / max(total, 1))
-        sys.stderr.write(f"\rindexing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\033[K")
-
 
 def index_with_progress(repo: Path, full: bool = False) -> IndexReport:
     from graphiq_ci.index import run_index
+    from graphiq_ci.index.progress import StderrProgress
 
-    bar = _ProgressBar()
+    progress = StderrProgress()
     try:
-        return run_index(repo, full=full, progress=bar)
+        return run_index(repo, full=full, progress=progress)
     finally:
-        bar.close()
+        progress.close()
 
 
 def register(app: typer.Typer) -> None:

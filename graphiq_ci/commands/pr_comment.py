@@ -111,12 +111,14 @@ def _render_context_markdown(
 ) -> RenderedContext:
     """The PR's context in PR mode: the comment Markdown, cited files, the `fmt` rendition."""
     from graphiq_ci.context import Options, build_context
+    from graphiq_ci.context.workspace import Workspace
     from graphiq_ci.github.pr_comment import RenderedContext
     from graphiq_ci.render.output import render_json, render_text
 
     task = f"{pull_request.title}\n\n{pull_request.body}"
     opts = Options(max_nodes=max_nodes, depth=config.budgets.depth)
-    ctx = build_context(repo_root, task, opts, diff=True, base=base)
+    with Workspace(repo_root, show_progress=True) as ws:
+        ctx = build_context(repo_root, task, opts, diff=True, base=base, workspace=ws)
     for note in ctx.notes:  # e.g. how a shallow checkout was compared: worth a line in the log
         typer.echo(f"graphiq-ci: {note}", err=True)
     custom = template or _configured_template(repo_root, config)

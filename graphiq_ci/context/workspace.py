@@ -14,13 +14,17 @@ from pathlib import Path
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.index import IndexReport, find_root, run_index
+from graphiq_ci.index.progress import StderrProgress
 from graphiq_ci.search import GraphIndex, load_graph
 from graphiq_ci.store import DB_NAME, Store, index_dir, open_store
 
 
 class Workspace:
-    def __init__(self, repo: Path) -> None:
+    """`show_progress`: a refresh that runs long says so on stderr (the CLI; not the server)."""
+
+    def __init__(self, repo: Path, *, show_progress: bool = False) -> None:
         self.root = find_root(repo)
+        self.show_progress = show_progress
         self._store: Store | None = None
         self._inode: int | None = None
         self._graph: GraphIndex | None = None
@@ -33,7 +37,12 @@ class Workspace:
 
     def refresh(self, config: Config | None = None) -> list[str]:
         """Index what changed on disk; the notes a user should see (e.g. "index rebuilt")."""
-        self.last_refresh = run_index(self.root, config=config)
+        progress = StderrProgress() if self.show_progress else None
+        try:
+            self.last_refresh = run_index(self.root, config=config, progress=progress)
+        finally:
+            if progress:
+                progress.close()
         return self.last_refresh.notes
 
     @property
