@@ -42,6 +42,7 @@ def test_action_inputs_and_outputs(action):
     assert set(inputs) == {
         "github-token",
         "base",
+        "base-ref",
         "max-nodes",
         "max-tokens",
         "format",
@@ -51,6 +52,7 @@ def test_action_inputs_and_outputs(action):
     }
     assert inputs["github-token"]["default"] == "${{ github.token }}"
     assert inputs["base"]["default"] == "${{ github.event.pull_request.base.sha }}"
+    assert inputs["base-ref"]["default"] == "${{ github.event.pull_request.base.ref }}"
     assert inputs["comment"]["default"] == "true"
     assert inputs["cache-index"]["default"] == "true"
     assert all(spec["description"] for spec in inputs.values())
@@ -74,20 +76,24 @@ def test_every_run_step_is_bash_without_inline_expressions(action):
         assert "${{" not in step["run"]
 
 
-def test_action_uses_pinned_major_versions_and_caches_on_the_base(action):
+def test_action_pins_major_versions_and_keys_the_index_by_commit(action):
+    """The behaviour (restore by prefix, save on push) is replayed in test_action_replay."""
     uses = {step["uses"]: step for step in action["runs"]["steps"] if "uses" in step}
-    assert uses["actions/setup-python@v5"]["with"]["python-version"] == "3.11"
-    cache = uses["actions/cache@v4"]
-    assert cache["if"] == "inputs.cache-index == 'true'"
-    assert cache["with"]["path"] == ".graphiq/"
-    assert cache["with"]["key"] == "graphiq-${{ runner.os }}-${{ inputs.base }}"
-    assert cache["with"]["restore-keys"] == "graphiq-${{ runner.os }}-"
+    python = uses["actions/setup-python@v5"]["with"]
+    assert python["python-version"] == "3.11" and python["update-environment"] is False
+    restore = uses["actions/cache/restore@v4"]
+    assert restore["with"]["path"] == ".graphiq/"
+    assert restore["with"]["restore-keys"] == "graphiq-index-${{ runner.os }}-"
+    save = uses["actions/cache/save@v4"]
+    assert save["if"] == "github.event_name == 'push' && inputs.cache-index == 'true'"
+    assert save["with"]["key"] == "graphiq-index-${{ runner.os }}-${{ github.sha }}"
 
 
-def test_action_installs_itself_and_passes_only_real_flags(action):
+def test_action_installs_itself_in_a_venv_and_passes_only_real_flags(action):
     scripts = "\n".join(step["run"] for step in action["runs"]["steps"] if "run" in step)
-    assert 'pip install --disable-pip-version-check --quiet "$GRAPHIQ_ACTION_PATH"' in scripts
-    assert 'graphiq-ci "${args[@]}"' in scripts
+    assert ('"$GRAPHIQ_VENV/bin/python" -m pip install --disable-pip-version-check --quiet '
+            '"$GRAPHIQ_ACTION_PATH"') in scripts
+    assert '"$GRAPHIQ_VENV/bin/graphiq-ci" "${args[@]}"' in scripts
     flags = set(re.findall(r"--[a-z][a-z-]+", scripts.split("pr-comment", 1)[1]))
     assert flags <= cli_options(pr_comment.register, "pr-comment")
     assert {

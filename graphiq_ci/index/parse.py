@@ -34,6 +34,8 @@ class FileRecord:
     body: str = ""  # whole-file tokens for files_fts
     #: per symbol (same order as parsed.symbols): (decomposed, hints, source tokens, term stems)
     fts: list[tuple[str, str, str, str]] = field(default_factory=list)
+    #: the content hash matched the indexed one, so nothing was extracted (see parse_file)
+    same_as_indexed: bool = False
 
 
 def content_hash(data: bytes) -> str:
@@ -80,8 +82,12 @@ def _unreadable(root: Path, full: Path) -> str:
 
 
 def parse_file(root: str, path: str, mtime_ns: int, size: int,
-               max_size: int = DEFAULT_MAX_FILE_SIZE) -> FileRecord:
-    """Read, classify and (when it is source) extract one file. Never raises for bad content."""
+               max_size: int = DEFAULT_MAX_FILE_SIZE, indexed_hash: str = "") -> FileRecord:
+    """Read, classify and (when it is source) extract one file. Never raises for bad content.
+
+    A file whose content hash is `indexed_hash` is only hashed: a fresh checkout or a restored
+    CI cache gives every file a new mtime, and parsing them all again would redo the index.
+    """
     # a language from the name even for files never read: readers look it up in the registry
     rec = FileRecord(path, detect_language(path) or "text", mtime_ns, size, "")
     if size > max_size:
@@ -98,6 +104,9 @@ def parse_file(root: str, path: str, mtime_ns: int, size: int,
         rec.skip_reason = f"unreadable: {exc.strerror}"
         return rec
     rec.content_hash = content_hash(data)
+    if rec.content_hash == indexed_hash:
+        rec.same_as_indexed = True
+        return rec
     rec.language = detect_language(path, data[:256]) or "text"
     if b"\0" in data[:8192]:
         rec.skip_reason = "binary"

@@ -61,7 +61,9 @@ class IndexReport:
 def summary(report: IndexReport) -> str:
     return (f"indexed {len(report.parsed)} files ({len(report.deleted)} deleted, "
             f"{len(report.skipped)} skipped, {len(report.parse_errors)} with syntax errors) "
-            f"of {report.files_seen} in {report.seconds:.2f}s")
+            f"of {report.files_seen} in {report.seconds:.2f}s"
+            + (f"; {len(report.unchanged_content)} touched but unchanged, not parsed"
+               if report.unchanged_content else ""))
 
 
 def find_root(path: Path) -> Path:
@@ -85,11 +87,13 @@ def current_head(root: Path) -> str:
         return ""
 
 
-def _parse_all(root: Path, stats: list[FileStat], max_size: int,
+def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[str, str],
                progress: Progress | None) -> Iterator[FileRecord]:
+    """Parse `stats` (in a process pool when many); `indexed`: path → hash already stored."""
     from graphiq_ci.index.parse import parse_file
 
-    args = [(str(root), s.path, s.mtime_ns, s.size, max_size) for s in stats]
+    args = [(str(root), s.path, s.mtime_ns, s.size, max_size, indexed.get(s.path, ""))
+            for s in stats]
     workers = max(1, min(os.cpu_count() or 1, 8))
     if len(args) < POOL_THRESHOLD or workers == 1:
         for i, a in enumerate(args):
@@ -105,7 +109,7 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int,
                 progress(i + 1, len(args))
 
 
-def _parse_star(a: tuple[str, str, int, int, int]) -> FileRecord:
+def _parse_star(a: tuple[str, str, int, int, int, str]) -> FileRecord:
     from graphiq_ci.index.parse import parse_file
 
     return parse_file(*a)
@@ -321,6 +325,11 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                     writer.touch(rec)
                     report.unchanged_content.append(rec.path)
                     continue
+                if rec.same_as_indexed:  # another process re-indexed it since: parse it now
+                    from graphiq_ci.index.parse import parse_file
+
+                    rec = parse_file(str(root), rec.path, rec.mtime_ns, rec.size,
+                                     config.max_file_size)
                 writer.write(rec, existed=old is not None)
                 report.parsed.append(rec.path)
                 if rec.skip_reason:
@@ -329,7 +338,8 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                     report.parse_errors[rec.path] = rec.parsed.error
         batch.clear()
 
-    for rec in _parse_all(root, todo, config.max_file_size, progress):
+    indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
+    for rec in _parse_all(root, todo, config.max_file_size, indexed, progress):
         if config.languages is not None and rec.language not in config.languages:
             rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", None
         batch.append(rec)
