@@ -10,7 +10,6 @@ after the job when there was no exact hit, as the real post step does.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
