@@ -111,7 +111,8 @@ def test_pre_commit_manifest_is_valid():
 
     index_hook, context_hook = hooks["graphiq-ci-index"], hooks["graphiq-ci-context"]
     assert index_hook["entry"] == "graphiq-ci index --hook"
-    assert index_hook["stages"] == ["pre-commit", "post-checkout", "post-merge", "post-rewrite"]
+    assert index_hook["stages"] == ["pre-commit", "post-commit", "post-checkout", "post-merge",
+                                    "post-rewrite"]
     assert context_hook["entry"] == "graphiq-ci context --diff --format markdown"
     assert context_hook["stages"] == ["manual"]
     for hook in hooks.values():

@@ -9,6 +9,7 @@ does internally), so the hooks under test are always the ones in the work tree.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -225,8 +226,8 @@ def test_the_readmes_precommit_snippet_works_as_copied(tmp_path: Path,
     repo = HookedRepo(tmp_path / "shop", extra)
     repo.git("init", "-q", "-b", "main")
     repo.write({**FILES, ".pre-commit-config.yaml": config})
-    installed = repo.pre_commit("install", "--hook-type", "pre-commit",
-                                "--hook-type", "post-checkout")
+    installed = repo.pre_commit("install", "--hook-type", "pre-commit", "--hook-type",
+                                "post-commit", "--hook-type", "post-checkout")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     repo.git("add", "-A")
     repo.git("commit", "-q", "-m", "shop")
@@ -235,3 +236,10 @@ def test_the_readmes_precommit_snippet_works_as_copied(tmp_path: Path,
     repo.git("add", "gifts.py")
     repo.git("commit", "-q", "-m", "gifts")
     assert "wrap_gift" in repo.symbols()
+    # the post-commit run recorded the new commit: the index is not stale right after it
+    stats = subprocess.run([sys.executable, "-m", "graphiq_ci", "stats", "--json"],
+                           cwd=repo.path, env=clean_env(**extra), capture_output=True,
+                           text=True, check=True)
+    head = repo.git("rev-parse", "HEAD")
+    freshness = json.loads(stats.stdout)["freshness"]
+    assert (freshness["indexed_head"], freshness["head_moved"]) == (head, False), stats.stdout
