@@ -105,6 +105,8 @@ class Reference:
     """A use of a name inside `scope` (qualified name of the enclosing symbol, "" = file level).
 
     For imports `name` is the imported module or path as written and `alias` the names bound.
+    `receiver_type` is the type a method is called on, when the file shows it (`c.send()`
+    with `c: Client` → "Client"; see lang/receivers.py), else "".
     """
 
     scope: str
@@ -112,6 +114,7 @@ class Reference:
     kind: EdgeKind
     line: int
     alias: tuple[str, ...] = ()
+    receiver_type: str = ""
 
 
 @dataclass(frozen=True)

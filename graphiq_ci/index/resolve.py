@@ -1,8 +1,9 @@
 """Turn stored references into edges: a name becomes an edge only when it names one definition.
 
-Order of evidence for a name used in file F: a definition in F, then one in a file F imports,
-then the only definition of that name in the repository. Anything else stays an unresolved
-reference (refs.dst_id NULL) rather than a guess at a wrong target.
+Order of evidence for a name used in file F: for a method call whose receiver's type the file
+shows (`c.send()`, `c: Client`), that type's member or its bases'; then a definition in F, one
+in a file F imports, the only definition of that name in the repository. Anything else stays an
+unresolved reference (refs.dst_id NULL) rather than a guess at a wrong target.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from graphiq_ci.lang import plugin_for
-from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
+from graphiq_ci.model import EDGE_WEIGHTS, TYPE_KINDS, EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.store import Store
 
@@ -42,6 +43,10 @@ class _Def:
     id: int
     file_id: int
     qualified: str
+    is_type: bool = False
+
+_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+MAX_BASE_DEPTH = 3
 
 
 @dataclass
@@ -54,6 +59,7 @@ class NameTable:
     file_symbol: dict[int, int] = field(default_factory=dict)
     file_of_symbol: dict[int, int] = field(default_factory=dict)
     file_by_path: dict[str, int] = field(default_factory=dict)
+    bases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
 
     @classmethod
@@ -72,8 +78,26 @@ class NameTable:
             if kind == "file":
                 t.file_symbol[fid] = sid
             else:
-                t.by_name[name].append(_Def(sid, fid, qualified))
+                t.by_name[name].append(_Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES))
+        for qualified, base in store.conn.execute(
+            "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
+            "WHERE r.kind IN ('extends', 'implements')"
+        ):
+            t.bases[qualified].add(base)
+            t.bases[qualified.rsplit(".", 1)[-1]].add(base)
         return t
+
+    def type_and_bases(self, type_name: str) -> list[str]:
+        """`type_name`, then its supertypes by name, nearest first (a few levels)."""
+        order, frontier = [type_name], [type_name]
+        for _ in range(MAX_BASE_DEPTH):
+            frontier = [b for f in frontier for b in sorted(self.bases.get(f, ()))
+                        if b not in order]
+            order += frontier
+        return order
+
+    def defines_type(self, type_name: str) -> bool:
+        return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
 
     def import_target(self, spec: str, file_id: int) -> int | None:
         """The file an import names, by the importing language's path convention."""
@@ -119,11 +143,37 @@ def _pick(defs: list[_Def], scope: str) -> _Def | None:
     return scored[0] if best > second else None
 
 
+def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[_Def],
+            receiver_type: str) -> _Def | None | bool:
+    """The member `name` of `receiver_type` or of its nearest base that has one; False when
+    the type is not this repository's (an external receiver: no definition here is it); None
+    when nothing is known, and names alone decide."""
+    if not t.defines_type(receiver_type):
+        return False
+    for type_name in t.type_and_bases(receiver_type):
+        members = [d for d in defs if d.qualified == f"{type_name}.{name}"
+                   or d.qualified.endswith(f".{type_name}.{name}")]
+        if len(members) > 1:  # the type's name is defined twice: the nearer file decides
+            members = ([d for d in members if d.file_id == file_id]
+                       or [d for d in members if d.file_id in imports.files] or members)
+        if len(members) == 1:
+            return members[0]
+        if members:
+            return False  # ambiguous: never guessed
+    return None
+
+
 def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
-                  scope: str) -> int | None:
+                  scope: str, receiver_type: str = "") -> int | None:
     defs = t.by_name.get(name, [])
     if not defs:
         return None
+    if receiver_type:
+        member = _member(t, imports, file_id, name, defs, receiver_type)
+        if member is False:
+            return None
+        if isinstance(member, _Def):
+            return member.id
     local = [d for d in defs if d.file_id == file_id]
     if local:
         hit = _pick(local, scope)
@@ -161,7 +211,8 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             srcs |= {r[0] for r in conn.execute(
                 f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE name IN "
                 f"({','.join('?' * len(chunk))})", chunk)}
-    select = "SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias FROM refs"
+    select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
+              "receiver_type FROM refs")
     if srcs is None:
         rows = conn.execute(select).fetchall()
     else:
@@ -176,7 +227,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
     resolved: list[tuple[int | None, int]] = []
     edges: dict[tuple[int, int, str], float] = {}
     qualified_of = {d.id: d.qualified for ds in t.by_name.values() for d in ds}
-    for rowid, file_id, src, name, kind, _alias in rows:
+    for rowid, file_id, src, name, kind, _alias, receiver_type in rows:
         src_id = src if src > 0 else t.file_symbol.get(file_id)
         if src_id is None or file_id not in t.path_of:
             continue
@@ -186,7 +237,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             dst = t.file_symbol.get(target_file) if target_file is not None else None
         else:
             scope = qualified_of.get(src_id, "")
-            dst = _resolve_name(t, imports[file_id], file_id, name, scope)
+            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type)
         resolved.append((dst, rowid))
         if dst is None or dst == src_id:
             continue
@@ -218,7 +269,7 @@ def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
     return is_test_path(src_path) and not is_test_path(dst_path)
 
 
-def _naming_convention_tests(t: NameTable, rows: list[tuple[int, int, int, str, str, str]],
+def _naming_convention_tests(t: NameTable, rows: list[tuple[int, int, int, str, str, str, str]],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
     test_srcs = {src for _, fid, src, *_ in rows

@@ -244,9 +244,10 @@ class _Writer:
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
             [(p, c, w) for p, c in contains])
         conn.executemany(
-            "INSERT INTO refs(file_id, src_id, name, kind, line, alias) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(file_id, id_of.get(r.scope) if r.scope else None, r.name, r.kind.value, r.line,
-              ",".join(r.alias)) for r in rec.parsed.references])
+              ",".join(r.alias), r.receiver_type) for r in rec.parsed.references])
         deep = [(id_of[t.scope], t.kind.value, t.token) for t in rec.parsed.deep_tokens
                 if t.scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)

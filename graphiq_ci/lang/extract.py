@@ -4,13 +4,18 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
 
     @definition.<kind>  a definition node (<kind> is a `Kind` value), with @name inside it
                         and optionally @doc (a docstring node)
-    @reference.call     a call; @name is the callee name
+    @reference.call     a call; @name is the callee name, @receiver what it is called on
     @reference.type     a type used by name; @name
     @reference.extends / @reference.implements   a supertype; @name
     @reference.import   an import; @name is the module as written, @alias each bound name
     @deep.field         a field or property accessed (data shape)
     @deep.literal       a number or string literal (shared constants)
     @comment            a comment (names mentioned in it become comment references)
+    @binding            a variable whose type the file shows: @name (or @attribute, a member
+                        of the enclosing class) and its declared @type, or the type a
+                        constructor call @constructs; see receivers.py
+    @owner              inside a definition: the type a method belongs to when it is not
+                        nested in it (a Go receiver)
 
 Queries run in C; Python only walks the captures once, so a 10k-line file costs milliseconds.
 """
@@ -26,6 +31,7 @@ from importlib import resources
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
+from graphiq_ci.lang.receivers import Bindings, binding_scope
 from graphiq_ci.lang.spec import LanguageSpec
 from graphiq_ci.model import TYPE_KINDS, DeepToken, EdgeKind, Kind, ParsedFile, Reference, Symbol
 
@@ -76,6 +82,7 @@ class _Def:
     name: str
     kind: Kind
     doc_node: ts.Node | None
+    owner: str = ""
     parent: _Def | None = None
     qualified: str = ""
     children: list[_Def] = field(default_factory=list)
@@ -147,7 +154,10 @@ def _nest(defs: list[_Def]) -> None:
             stack[-1].children.append(d)
         if d.kind is Kind.FUNCTION and d.parent is not None and d.parent.kind in TYPE_KINDS:
             d.kind = Kind.METHOD
-        d.qualified = f"{d.parent.qualified}.{d.name}" if d.parent else d.name
+        if d.parent is None and d.owner:
+            d.qualified = f"{d.owner}.{d.name}"
+        else:
+            d.qualified = f"{d.parent.qualified}.{d.name}" if d.parent else d.name
         stack.append(d)
 
 
@@ -159,11 +169,15 @@ class _Scopes:
         self.starts = [d.start for d in defs]
 
     def at(self, offset: int) -> str:
+        d = self.def_at(offset)
+        return d.qualified if d else ""
+
+    def def_at(self, offset: int) -> _Def | None:
         i = bisect.bisect_right(self.starts, offset) - 1
         d = self.defs[i] if i >= 0 else None
         while d is not None and not (d.start <= offset < d.end):
             d = d.parent
-        return d.qualified if d else ""
+        return d
 
 
 def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
@@ -174,8 +188,9 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
-    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...]]] = []
+    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str]] = []
     deep: list[tuple[int, EdgeKind, str]] = []
+    bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     for _, caps in matches:
         for key, nodes in caps.items():
             node = nodes[0]
@@ -187,9 +202,11 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                     known.doc_node = doc[0]  # the same definition, matched by its docstring pattern
                 if not names or known is not None or not _text(names[0]).strip():
                     continue  # a zero-width or blank name (error recovery) defines nothing
+                owner = caps.get("owner")
                 defs[(node.start_byte, node.end_byte)] = _Def(
                     node.start_byte, node.end_byte, node, _text(names[0]),
                     Kind(key.split(".", 1)[1]), doc[0] if doc else None,
+                    _text(owner[0]) if owner else "",
                 )
             elif key.startswith("reference."):
                 names = caps.get("name")
@@ -198,11 +215,20 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                     continue
                 alias = tuple(_text(a) for a in caps.get("alias", []))
                 name = _text(names[0]).strip("'\"`")
-                uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias))
+                receiver = caps.get("receiver")
+                uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
+                             _text(receiver[0]) if receiver else ""))
                 if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
                     deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
                 elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
                     deep.append((node.start_byte, EdgeKind.SHARES_TYPE, name))
+            elif key == "binding":
+                var, attr = caps.get("name"), caps.get("attribute")
+                declared, built = caps.get("type"), caps.get("constructs")
+                if (var or attr) and (declared or built):
+                    bindings.append((node.start_byte, _text((var or attr or [node])[0]),
+                                     attr is not None, _text((declared or built or [node])[0]),
+                                     declared is not None))
             elif key == "deep.field":
                 deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, _text(node)))
             elif key == "deep.literal":
@@ -224,12 +250,18 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 line=d.node.start_point[0] + 1, end_line=d.node.end_point[0] + 1,
                 signature=signature, doc=doc_text, source=_text(d.node)[:MAX_SOURCE_CHARS],
                 visibility=_visibility(d.name, signature),
-                parent=d.parent.qualified if d.parent else None,
+                parent=d.parent.qualified if d.parent else (d.owner or None),
             )
         )
     scopes = _Scopes(ordered)
-    for offset, line, edge, name, alias in uses:
-        out.references.append(Reference(scopes.at(offset), name, edge, line, alias))
+    types = Bindings()
+    for at, variable, is_attribute, type_name, is_declared in bindings:
+        types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
+                  is_declared)
+    for at, line, edge, name, alias, receiver_text in uses:
+        scope = scopes.def_at(at)
+        out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
+                                        alias, types.receiver_type(receiver_text, scope)))
     seen: set[tuple[str, EdgeKind, str]] = set()
     for offset, edge, token in deep:
         found = (scopes.at(offset), edge, token)

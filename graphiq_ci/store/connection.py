@@ -109,6 +109,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+OUTDATED = "schema version"
+
+
 def _health(conn: sqlite3.Connection, thorough: bool) -> str:
     """'' when the file is a usable index of this schema, else why not.
 
@@ -128,7 +131,7 @@ def _health(conn: sqlite3.Connection, thorough: bool) -> str:
             return "not a graphiq-ci index"
         got = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if not got or got[0] != str(SCHEMA_VERSION):
-            return f"schema version {got[0] if got else '?'} is not {SCHEMA_VERSION}"
+            return f"{OUTDATED} {got[0] if got else '?'} is not {SCHEMA_VERSION}"
     except sqlite3.DatabaseError as exc:
         return f"unreadable ({exc})"
     return ""
@@ -176,7 +179,11 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
     try:
         with _open_lock(path):  # two processes must not both set aside (one the other's) file
             problem = _open_problem(path, verify)
-            if problem:
+            if problem.startswith(OUTDATED):  # a sound index of another version: nothing to keep
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(path) + suffix).unlink(missing_ok=True)
+                notes.append(f"index rebuilt: {problem} (a graphiq-ci upgrade)")
+            elif problem:
                 aside = _set_aside(path)
                 notes.append(f"index rebuilt: {problem}; the old file is kept as {aside.name}")
             conn = _connect(path)

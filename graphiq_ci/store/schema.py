@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS refs (
     kind TEXT NOT NULL,
     line INTEGER NOT NULL,
     alias TEXT NOT NULL DEFAULT '',
+    receiver_type TEXT NOT NULL DEFAULT '',  -- a method call's receiver type, if the file shows it
     dst_id INTEGER                -- resolved target, NULL when it is not one known definition
 );
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);

@@ -69,31 +69,37 @@ def test_go_symbols() -> None:
         ("interface", "Reader", 30),
         ("method", "Reader.Read", 32),
         ("type", "ID", 35),
-        ("method", "Get", 38),  # receiver methods stay top-level
+        ("method", "Store.Get", 38),  # a receiver method belongs to the receiver's type
         ("function", "New", 46),
     }
     assert symbol(parsed, "Store").doc == "Store persists orders."
     assert symbol(parsed, "MaxSize").doc == "MaxSize is the cap."
     assert symbol(parsed, "registry").doc == "registry maps names to ids."
-    assert symbol(parsed, "Get").doc == "Get loads one order."
+    assert symbol(parsed, "Store.Get").doc == "Get loads one order."
+    assert symbol(parsed, "Store.Get").parent == "Store"
     assert symbol(parsed, "Reader.Read").parent == "Reader"
 
 
 def test_go_references() -> None:
     parsed = parse("go", "internal/store/store.go", SOURCE)
     assert refs(parsed, EdgeKind.CALLS) == {
-        ("Get", "Query"), ("Get", "Errorf"), ("Get", "Order"), ("New", "Store"),
+        ("Store.Get", "Query"), ("Store.Get", "Errorf"), ("Store.Get", "Order"),
+        ("New", "Store"),
     }
     assert refs(parsed, EdgeKind.EXTENDS) == {("Store", "Base"), ("Reader", "Closer")}
     types = refs(parsed, EdgeKind.REFERENCES)
-    assert {("Store.conn", "Conn"), ("Get", "Context"), ("Get", "Order"), ("New", "Store")} <= types
+    assert {("Store.conn", "Conn"), ("Store.Get", "Context"), ("Store.Get", "Order"),
+            ("New", "Store")} <= types
     assert not {name for _, name in types} & {"string", "error", "T", "any", "Closer"}
     assert imports(parsed) == {
         ("context", ()), ("fmt", ()), ("example.com/app/internal/db", ("db",)),
     }
     deep = {(d.scope, d.kind, d.token) for d in parsed.deep_tokens}
-    assert ("Get", EdgeKind.SHARES_CONSTANT, "select 1234") in deep
-    assert ("Get", EdgeKind.SHARES_DATA_SHAPE, "conn") in deep
+    assert ("Store.Get", EdgeKind.SHARES_CONSTANT, "select 1234") in deep
+    assert ("Store.Get", EdgeKind.SHARES_DATA_SHAPE, "conn") in deep
+    # `s.conn.Query`: s is a *Store, but Store.conn a *db.Conn, another package's type
+    receivers = {(r.name, r.receiver_type) for r in parsed.references if r.kind is EdgeKind.CALLS}
+    assert ("Query", "") in receivers and ("Errorf", "") in receivers
 
 
 def test_go_syntax_error_keeps_good_symbols() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from graphiq_ci.store.schema import SCHEMA_VERSION
 from tests.reliability.conftest import (
     CLI,
     DB,
@@ -206,7 +207,8 @@ def test_an_index_of_another_schema_version_is_rebuilt(indexed: Path) -> None:
     out = run_cli("index", "--repo", str(indexed))
     assert out.returncode == 0, out.stderr
     line = _one_note(out.stderr, "index rebuilt")
-    assert "schema version 1" in line
+    assert line.endswith(f"schema version 1 is not {SCHEMA_VERSION} (a graphiq-ci upgrade)"), line
+    assert not list((indexed / DB).parent.glob("*.broken-*"))  # nothing damaged to keep
     assert_same_index(fingerprint(indexed), want)
 
 

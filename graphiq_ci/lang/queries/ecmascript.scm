@@ -60,6 +60,7 @@
 
 (call_expression
   function: (member_expression
+    object: (_) @receiver
     property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 
 (new_expression constructor: (identifier) @name) @reference.call
@@ -116,3 +117,9 @@
 (string (string_fragment) @deep.literal)
 
 (comment) @comment
+
+; Receiver types (lang/receivers.py): what `x = new T()` and `this.x = new T()` construct.
+(variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @constructs)) @binding
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier) @attribute)
+  right: (new_expression constructor: (identifier) @constructs)) @binding

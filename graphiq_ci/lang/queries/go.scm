@@ -1,8 +1,14 @@
 ; Go: functions, methods, types, consts/vars, fields, calls, imports, embedding, deep-graph tokens.
-; Methods stay top-level: their receiver type is not a lexical parent.
+; A method belongs to its receiver's type (@owner): `func (c *Client) Send()` is `Client.Send`.
 
 (function_declaration name: (identifier) @name) @definition.function
-(method_declaration name: (field_identifier) @name) @definition.method
+(method_declaration
+  receiver: (parameter_list (parameter_declaration
+    type: [(type_identifier) @owner
+           (pointer_type (type_identifier) @owner)
+           (generic_type type: (type_identifier) @owner)
+           (pointer_type (generic_type type: (type_identifier) @owner))]))
+  name: (field_identifier) @name) @definition.method
 
 ; Types. A lone `type X …` is defined by the whole declaration so its doc comment attaches; in a
 ; `type ( … )` group each spec is its own definition (anchors: "has a named neighbour").
@@ -56,7 +62,7 @@
 
 ; Calls: `f()`, `a.b.F()` → F; a composite literal `T{…}` constructs a T.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (selector_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
 (composite_literal
   type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)
          (generic_type type: (type_identifier) @name)]) @reference.call
@@ -163,3 +169,14 @@
 (interpreted_string_literal_content) @deep.literal
 (raw_string_literal_content) @deep.literal
 (comment) @comment
+
+; Receiver types (lang/receivers.py): receivers, parameters, `var x T`, struct fields, and what
+; `x := T{}` / `x := &T{}` construct.
+(parameter_declaration name: (identifier) @name
+  type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding
+(var_spec name: (identifier) @name type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding
+(field_declaration name: (field_identifier) @name
+  type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding
+(short_var_declaration left: (expression_list . (identifier) @name)
+  right: (expression_list . [(composite_literal type: (type_identifier) @constructs)
+                             (unary_expression operand: (composite_literal type: (type_identifier) @constructs))])) @binding

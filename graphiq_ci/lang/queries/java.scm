@@ -37,7 +37,8 @@
      (generic_type [(type_identifier) @name (scoped_type_identifier (type_identifier) @name .)])]) @reference.extends)
 
 ; Calls: `a.b.c()` → c; `new a.Foo<>()` → Foo.
-(method_invocation name: (identifier) @name) @reference.call
+(method_invocation !object name: (identifier) @name) @reference.call
+(method_invocation object: (_) @receiver name: (identifier) @name) @reference.call
 (object_creation_expression
   type: [(type_identifier) @name
          (scoped_type_identifier (type_identifier) @name .)
@@ -123,3 +124,15 @@
 (string_literal (string_fragment) @deep.literal)
 (line_comment) @comment
 (block_comment) @comment
+
+; Receiver types (lang/receivers.py): parameters, locals and fields by declared type, and what
+; `var x = new T()` constructs.
+(formal_parameter type: [(type_identifier) @type (generic_type (type_identifier) @type)] name: (identifier) @name) @binding
+((local_variable_declaration type: [(type_identifier) @type (generic_type (type_identifier) @type)]
+   declarator: (variable_declarator name: (identifier) @name)) @binding
+ (#not-eq? @type "var"))
+(field_declaration type: [(type_identifier) @type (generic_type (type_identifier) @type)]
+  declarator: (variable_declarator name: (identifier) @name)) @binding
+(local_variable_declaration
+  declarator: (variable_declarator name: (identifier) @name
+    value: (object_creation_expression type: (type_identifier) @constructs))) @binding

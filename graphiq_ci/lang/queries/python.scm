@@ -22,7 +22,21 @@
   superclasses: (argument_list (attribute attribute: (identifier) @name)) @reference.extends)
 
 (call function: (identifier) @name) @reference.call
-(call function: (attribute attribute: (identifier) @name)) @reference.call
+(call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
+
+; Receiver types (lang/receivers.py): a declared @type (annotated parameters, variables, class
+; attributes, `self.x: T`) or the class a constructor call @constructs (`x = T()`,
+; `self.x = T()`). A dotted `mod.T` is left out: it may be another package's T.
+(typed_parameter (identifier) @name type: (type (identifier) @type)) @binding
+(typed_default_parameter name: (identifier) @name type: (type (identifier) @type)) @binding
+(assignment left: (identifier) @name type: (type (identifier) @type)) @binding
+(assignment left: (identifier) @name right: (call function: (identifier) @constructs)) @binding
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @attribute)
+             type: (type (identifier) @type)) @binding
+ (#eq? @_self "self"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @attribute)
+             right: (call function: (identifier) @constructs)) @binding
+ (#eq? @_self "self"))
 
 (type (identifier) @name) @reference.type
 (type (generic_type (identifier) @name)) @reference.type

@@ -37,7 +37,7 @@
 ; Calls: `f()`, `x.f()`, `a::b::f()`, `f::<T>()` → f; `Point { … }` constructs a Point; macros
 ; are calls too, except the std ones every file uses.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
 (call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
 (call_expression
   function: (generic_function
@@ -165,3 +165,15 @@
 (string_literal (string_content) @deep.literal)
 (line_comment) @comment
 (block_comment) @comment
+
+; Receiver types (lang/receivers.py): parameters, `let x: T`, struct fields, and what
+; `let x = T::new(…)` / `let x = T { … }` construct. `self` is the enclosing impl block's type.
+(parameter pattern: (identifier) @name
+  type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding
+(let_declaration pattern: (identifier) @name
+  type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding
+(field_declaration name: (field_identifier) @name
+  type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding
+(let_declaration pattern: (identifier) @name
+  value: [(call_expression function: (scoped_identifier path: (identifier) @constructs))
+          (struct_expression name: (type_identifier) @constructs)]) @binding

@@ -196,3 +196,9 @@
 ; `import x = require('m')`.
 (import_statement
   (import_require_clause (identifier) @alias source: (string (string_fragment) @name))) @reference.import
+
+; Receiver types: annotated parameters, variables and class fields (`c: Client`).
+(required_parameter pattern: (identifier) @name type: (type_annotation (type_identifier) @type)) @binding
+(optional_parameter pattern: (identifier) @name type: (type_annotation (type_identifier) @type)) @binding
+(variable_declarator name: (identifier) @name type: (type_annotation (type_identifier) @type)) @binding
+(public_field_definition name: (property_identifier) @attribute type: (type_annotation (type_identifier) @type)) @binding

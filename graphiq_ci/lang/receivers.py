@@ -1,0 +1,101 @@
+"""The type a method call's receiver has, where one file shows it cheaply; else nothing.
+
+`obj.send()` names `send`, and a repository may define many. The type of `obj` picks one when
+the file itself says what `obj` is:
+
+    self / this / cls            the enclosing class (a Rust `impl` block, a Go receiver's type)
+    a parameter or variable      with a type annotation (`c: Client`, `Client c`, `c *Client`)
+    a variable                   assigned from a constructor (`c = Client()`, `new Client()`,
+                                 `Client::new()`, `Client{}`)
+    self.attr / recv.attr        an attribute or field annotated or constructed in its class
+
+The queries supply the facts as `@binding` matches (`@name` or `@attribute` for the variable,
+`@type` for the type name) and `@receiver` on calls; this module only looks them up, walking
+out from the call's scope. Anything else (a call's result, an import, two candidate types)
+yields "" and resolution falls back to names alone, as before: a guess is never made here.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from graphiq_ci.model import TYPE_KINDS, Kind
+
+SELF_NAMES = frozenset({"self", "this", "cls", "$this"})
+DATA_KINDS = frozenset({Kind.FIELD, Kind.CONSTANT, Kind.VARIABLE})
+MAX_RECEIVER_CHARS = 80
+
+
+class Scope(Protocol):
+    qualified: str
+    kind: Kind
+
+    @property
+    def parent(self) -> Scope | None: ...
+
+
+def enclosing_type(scope: Scope | None) -> Scope | None:
+    while scope is not None and scope.kind not in TYPE_KINDS:
+        scope = scope.parent
+    return scope
+
+
+def binding_scope(scope: Scope | None, attribute: bool) -> str:
+    """Where a binding lives: an attribute in its class; a variable in its function, or in
+    the class when the variable is itself a field (`private Client client;`)."""
+    if attribute:
+        owner = enclosing_type(scope)
+        return owner.qualified if owner else ""
+    while scope is not None and scope.kind in DATA_KINDS:
+        scope = scope.parent
+    return scope.qualified if scope else ""
+
+
+class Bindings:
+    """(scope qualified name, variable) → type name, for one file."""
+
+    def __init__(self) -> None:
+        self.types: dict[tuple[str, str], str] = {}
+        self.declared: set[tuple[str, str]] = set()
+        self.ambiguous: set[tuple[str, str]] = set()
+
+    def add(self, scope: str, name: str, type_name: str, declared: bool) -> None:
+        """A declared type (an annotation) outranks what constructors assign (a subclass,
+        say); two different types of the same rank make the variable unknown."""
+        key = (scope, name)
+        if key in self.declared and not declared:
+            return
+        if declared and key not in self.declared:
+            self.declared.add(key)
+            self.ambiguous.discard(key)
+        elif self.types.get(key, type_name) != type_name:
+            self.ambiguous.add(key)
+        self.types[key] = type_name
+
+    def get(self, scope: str, name: str) -> str:
+        key = (scope, name)
+        return "" if key in self.ambiguous else self.types.get(key, "")
+
+    def receiver_type(self, receiver: str, scope: Scope | None) -> str:
+        """The type name of `receiver` (as written) used inside `scope`, or ""."""
+        if not receiver or len(receiver) > MAX_RECEIVER_CHARS:
+            return ""
+        head, *rest = receiver.split(".")
+        if not head.replace("$", "").replace("_", "").isalnum():
+            return ""  # a call, an index, a literal: not cheap to type
+        if head in SELF_NAMES:
+            owner = enclosing_type(scope)
+            type_name = owner.qualified if owner else ""
+        else:
+            type_name = self._variable(head, scope)
+        for attr in rest:
+            type_name = self.get(type_name, attr) if type_name else ""
+        return type_name
+
+    def _variable(self, name: str, scope: Scope | None) -> str:
+        while scope is not None:
+            found = self.get(scope.qualified, name)
+            if found:
+                return found
+            scope = scope.parent
+        return self.get("", name)

@@ -1,0 +1,188 @@
+"""Method calls resolve through their receiver's type when the file shows it; else never guessed.
+
+Each repository defines `take` (or `send`) on two types, so names alone resolve nothing: every
+edge below exists only because the receiver's type picked one. Real git repos, the real
+indexer, edges read back from the index.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from graphiq_ci.index import run_index
+
+PYTHON = {
+    "pool.py": "class Pool:\n    def take(self):\n        return 1\n",
+    "queue.py": "class Queue:\n    def take(self):\n        return 2\n",
+    "transport.py": "class Transport:\n    def send(self, r):\n        return r\n\n\n"
+                    "class Retrying(Transport):\n    pass\n",
+    "client.py": '''from pool import Pool
+from queue import Queue
+from transport import Retrying, Transport
+import vendor
+
+
+class Client:
+    transport: Transport
+
+    def __init__(self):
+        self.pool = Pool()
+        self.transport = Retrying()
+
+    def send(self, r):
+        return self.transport.send(r)
+
+    def get(self, url):
+        return self.send(url)
+
+
+def annotated(q: Queue):
+    return q.take()
+
+
+def constructed():
+    p = Pool()
+    return p.take()
+
+
+def attribute(c: Client):
+    return c.pool.take()
+
+
+def inherited():
+    r = Retrying()
+    return r.send(5)
+
+
+def unknown(x):
+    return x.take()
+
+
+def external():
+    v = vendor.Pool()
+    w = Pool
+    return v.take()
+''',
+}
+GO = {
+    "go.mod": "module shop\n",
+    "pool.go": "package shop\n\ntype Pool struct{}\n\nfunc (p *Pool) Take() int { return 1 }\n",
+    "queue.go": "package shop\n\ntype Queue struct{}\n\nfunc (q Queue) Take() int { return 2 }\n",
+    "client.go": """package shop
+
+type Client struct {
+	pool *Pool
+}
+
+func (c *Client) Get() int { return c.pool.Take() }
+
+func Annotated(q Queue) int { return q.Take() }
+
+func Constructed() int {
+	p := &Pool{}
+	return p.Take()
+}
+
+func Unknown(x interface{ Take() int }) int { return x.Take() }
+""",
+}
+RUST = {
+    "src/lib.rs": """pub struct Pool;
+impl Pool { pub fn take(&self) -> u8 { 1 } pub fn new() -> Pool { Pool } }
+pub struct Queue;
+impl Queue { pub fn take(&self) -> u8 { 2 } }
+pub trait Sender { fn send(&self) -> u8 { 3 } }
+pub struct Client { pool: Pool }
+impl Sender for Client {}
+pub struct Other;
+impl Other { pub fn send(&self) -> u8 { 4 } }
+impl Client {
+    pub fn get(&self, q: &Queue) -> u8 { self.pool.take() + q.take() + self.send() }
+    pub fn constructed() -> u8 { let p = Pool::new(); p.take() }
+}
+""",
+}
+JAVA = {
+    "src/shop/Pool.java": "package shop;\nclass Pool { int take() { return 1; } }\n",
+    "src/shop/Queue.java": "package shop;\nclass Queue { int take() { return 2; } }\n",
+    "src/shop/Client.java": """package shop;
+class Client {
+  private Pool pool;
+  int get(Queue q) { return pool.take() + q.take(); }
+  int constructed() { var p = new Pool(); return p.take(); }
+}
+""",
+}
+TYPESCRIPT = {
+    "src/pool.ts": "export class Pool { take() { return 1; } }\n",
+    "src/queue.ts": "export class Queue { take() { return 2; } }\n",
+    "src/client.ts": """import { Pool } from './pool';
+import { Queue } from './queue';
+export class Client {
+  pool: Pool;
+  get(q: Queue) { return this.pool.take() + q.take(); }
+  constructed() { const p = new Pool(); return p.take(); }
+}
+""",
+}
+
+
+def calls(repo: Path) -> set[tuple[str, str]]:
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        return set(conn.execute(
+            "SELECT a.qualified, b.qualified FROM edges e JOIN symbols a ON a.id = e.src_id "
+            "JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'calls'"))
+    finally:
+        conn.close()
+
+
+def test_python_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(PYTHON)
+    run_index(repo)
+    edges = calls(repo)
+    assert {
+        ("annotated", "Queue.take"),           # a parameter annotation
+        ("constructed", "Pool.take"),          # assigned from a constructor
+        ("attribute", "Pool.take"),            # c: Client, Client.pool = Pool()
+        ("Client.send", "Transport.send"),     # declared `transport: Transport` outranks Retrying()
+        ("Client.get", "Client.send"),         # self
+        ("inherited", "Transport.send"),       # Retrying has no send: its base does
+    } <= edges
+    assert not {dst for src, dst in edges if src in ("unknown", "external")} & {
+        "Pool.take", "Queue.take"}                 # untyped, or another package's Pool
+
+
+def test_go_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(GO)
+    run_index(repo)
+    edges = calls(repo)
+    assert {("Client.Get", "Pool.Take"), ("Annotated", "Queue.Take"),
+            ("Constructed", "Pool.Take")} <= edges
+    assert not {dst for src, dst in edges if src == "Unknown"} & {"Pool.Take", "Queue.Take"}
+
+
+def test_rust_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(RUST)
+    run_index(repo)
+    edges = calls(repo)
+    assert {("Client.get", "Pool.take"), ("Client.get", "Queue.take"),
+            ("Client.get", "Sender.send"),  # the trait Client implements, not Other.send
+            ("Client.constructed", "Pool.take")} <= edges
+    assert ("Client.get", "Other.send") not in edges
+
+
+@pytest.mark.parametrize("files, caller", [(JAVA, "Client"), (TYPESCRIPT, "Client")],
+                         ids=["java", "typescript"])
+def test_java_and_typescript_receivers(make_repo: Callable[[dict[str, str]], Path],
+                                       files: dict[str, str], caller: str) -> None:
+    repo = make_repo(files)
+    run_index(repo)
+    edges = calls(repo)
+    assert {(f"{caller}.get", "Pool.take"), (f"{caller}.get", "Queue.take"),
+            (f"{caller}.constructed", "Pool.take")} <= edges
+    assert (f"{caller}.constructed", "Queue.take") not in edges
