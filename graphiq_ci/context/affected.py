@@ -17,6 +17,7 @@ from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
+from graphiq_ci.vcs import changed_hunks
 
 
 @dataclass
@@ -73,6 +74,9 @@ def _branch_change(ws: Workspace, base: str | None
     if branch is None or branch.head_commit is None:
         why = note or "; ".join(branch.notes if branch else ())
         raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
-    changed = branch_change(ws.graph(), ws.root, branch)[0]
+    g = ws.graph()
+    indexed = set(g.paths)
+    hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
+    changed = branch_change(g, hunks, branch)[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
             notes + list(branch.notes))

@@ -62,7 +62,7 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
     share = {f.path: f.score / best_file for f in top}
     rows = _symbols_of(store, [f.path for f in top])
     lex = _chunk_bm25(store, query_terms, rows)
-    sources = {f.path: _read(root, f.path) for f in top}
+    sources = {f.path: read_lines(root, f.path) for f in top}
     languages = languages_of(store, [f.path for f in top])
     by_file: dict[str, list[_Row]] = defaultdict(list)
     for r in rows:
@@ -116,7 +116,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
             if s.id not in rows:
                 continue
             if s.file not in sources:
-                sources[s.file] = _read(root, s.file)
+                sources[s.file] = read_lines(root, s.file)
             r, own = rows[s.id]
             runs = _trimmed(own, sources[s.file])
             if runs and r.end_line <= len(sources[s.file]):
@@ -238,7 +238,8 @@ def _subtract(runs: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list
     return out
 
 
-def _read(root: Path, path: str) -> list[str]:
+def read_lines(root: Path, path: str) -> list[str]:
+    """A repository file's lines as text ([] when it cannot be read)."""
     try:
         return (root / path).read_text(errors="replace").splitlines()
     except OSError:

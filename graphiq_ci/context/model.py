@@ -7,6 +7,35 @@ from typing import Any
 
 
 @dataclass
+class ChangedFile:
+    path: str
+    status: str  # added | modified | deleted | renamed
+    added: int | None  # lines; None for a binary file
+    deleted: int | None
+
+
+@dataclass
+class CallSite:
+    caller: str  # qualified name
+    file: str
+    line: int  # the call's line
+    updated: bool  # the PR changed a line of the caller
+
+
+@dataclass
+class SymbolChange:
+    id: int
+    signature_changed: bool
+    callers: int  # every caller in the repository
+    call_sites: list[CallSite]  # the first few, with the call's line
+
+    @property
+    def not_updated(self) -> list[CallSite]:
+        """When the signature changed: the callers this PR did not touch."""
+        return [c for c in self.call_sites if not c.updated] if self.signature_changed else []
+
+
+@dataclass
 class ContextSymbol:
     id: int
     name: str
@@ -84,8 +113,10 @@ class Context:
     cochanged: list[ContextFile] = field(default_factory=list)
     #: PR mode: for a test reaching the change through calls, the chain (test first)
     test_chains: dict[int, list[str]] = field(default_factory=dict)
-    #: PR mode: every file the branch changed, code or not, as (path, status)
-    changed_files: list[tuple[str, str]] = field(default_factory=list)
+    #: PR mode: every file the branch changed, code or not, with its line counts
+    changed_files: list[ChangedFile] = field(default_factory=list)
+    #: PR mode: per changed symbol, its signature change, callers and call sites
+    changes: list[SymbolChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: the code worth showing, best first; the renderer packs it into the token budget
     code: CodeCandidates = field(default_factory=lambda: CodeCandidates([], {}, {}))

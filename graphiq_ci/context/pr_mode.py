@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
+from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
 from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
@@ -18,7 +19,7 @@ from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
 from graphiq_ci.search.weights import FEATURES
 from graphiq_ci.store import Store
-from graphiq_ci.vcs import BranchDiff, changed_hunks, changed_symbols
+from graphiq_ci.vcs import BranchDiff, Hunk, changed_hunks, changed_symbols
 
 SECTION_SHARE = {"changed": 0.4, "impact": 0.25, "tests": 0.15}
 _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
@@ -27,7 +28,7 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def branch_change(g: GraphIndex, root: Path, diff: BranchDiff
+def branch_change(g: GraphIndex, hunks: dict[str, list[Hunk]], diff: BranchDiff
                   ) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on
     the new side (a deletion marks the line after it), so the code shown can include them."""
@@ -38,7 +39,7 @@ def branch_change(g: GraphIndex, root: Path, diff: BranchDiff
     wanted = {g.paths.index(p) for p in paths}  # file positions of the changed files
     mine = [i for i in range(len(g.ids)) if g.file_of[i] in wanted and g.kinds[i] != "file"]
     spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i]) for i in mine]
-    hunks = changed_hunks(root, diff.base_commit, paths)
+    hunks = {p: hunks[p] for p in paths if p in hunks}
     found = changed_symbols(hunks, spans)
     key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in mine}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
@@ -80,7 +81,8 @@ def _as_symbol(g: GraphIndex, i: int, role: str, reason: str) -> ContextSymbol:
 def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchDiff,
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
-    changed, changed_lines = branch_change(g, root, diff)
+    hunks = changed_hunks(root, diff.base_commit, diff.paths)
+    changed, changed_lines = branch_change(g, hunks, diff)
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards
@@ -130,7 +132,8 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                                                   (by_role["test"], 10.0)], changed_lines)
     if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
         ctx.notes.append("; ".join(diff.notes))
-    ctx.changed_files = [(c.path, c.status.value) for c in diff.files]
+    ctx.changed_files = changed_file_lines(diff, hunks)
+    ctx.changes = symbol_changes(store, g, root, chosen["changed"], changed_lines)
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
     ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}

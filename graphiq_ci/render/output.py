@@ -173,6 +173,7 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
                        for name in ("changed", "impact", "tests")},
         "cochanged": ctx.cochanged,
         "changed_files": ctx.changed_files[:limit],
+        "changes": {c.id: c for c in ctx.changes},
         "test_chains": ctx.test_chains,
         "tokens": tokens,
         "counter": counter_name(),
@@ -268,7 +269,9 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "snippets": [asdict(s) for s in rendered.snippets],
         "sections": ctx.sections,
         "cochanged": [asdict(f) for f in ctx.cochanged],
-        "changed_files": [{"path": p, "status": st} for p, st in ctx.changed_files],
+        "changed_files": [asdict(f) for f in ctx.changed_files],
+        "changes": [asdict(c) | {"not_updated": [asdict(s) for s in c.not_updated]}
+                    for c in ctx.changes],
         "test_chains": {str(k): v for k, v in ctx.test_chains.items()},
         "notes": ctx.notes,
         "prompt": rendered.text,

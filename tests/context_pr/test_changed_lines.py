@@ -47,7 +47,9 @@ def test_every_changed_file_is_listed_even_when_it_holds_no_code(branch: Repo) -
     out = graphiq("context", "--diff", cwd=branch.path)
     assert out.returncode == 0, out.stderr
     listed = out.stdout.split("Files this PR changes (3)", 1)[1].split("</details>", 1)[0]
-    assert "- `ledger.py` (modified)" in listed
-    assert "- `CHANGELOG.md` (added)" in listed and "- `docs/ledger.md` (added)" in listed
+    assert "- `ledger.py` (modified, +1 −1)" in listed
+    assert "- `CHANGELOG.md` (added, +3 −0)" in listed
+    assert "- `docs/ledger.md` (added, +1 −0)" in listed
     data = graphiq("context", "--diff", "--format", "json", cwd=branch.path)
-    assert {"path": "CHANGELOG.md", "status": "added"} in json.loads(data.stdout)["changed_files"]
+    assert {"path": "CHANGELOG.md", "status": "added", "added": 3, "deleted": 0} in json.loads(
+        data.stdout)["changed_files"]

@@ -7,15 +7,12 @@ commits), the real context builder, and the fake GitHub server on 127.0.0.1 — 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from fake_github import PR_EVENT, REPOSITORY, TOKEN, FakeGitHub
 
 from graphiq_ci.github.comment import MARKER
@@ -205,79 +202,6 @@ def test_bad_token_fails_in_one_line_without_leaking_it(
     assert result.returncode == 2
     assert github.comments == []
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-
-
-# --- action.yml's own scripts, as the runner would run them ----------------------------
-
-ACTION = Path(__file__).resolve().parents[2] / "action.yml"
-
-
-def checkout_like_actions(src: Repo, workspace: Path) -> str:
-    """What actions/checkout does for a pull_request: one commit, the PR's merge commit."""
-    src.git("checkout", "-q", "--detach", "main")
-    src.git("merge", "-q", "--no-ff", "-m", "Merge feature into main", "feature")
-    merge = src.git("rev-parse", "HEAD")
-    src.git("update-ref", "refs/pull/42/merge", merge)
-    src.git("checkout", "-q", "feature")
-    ws = Repo(workspace)
-    ws.git("init", "-q")
-    ws.git("remote", "add", "origin", f"file://{src.path}")
-    ws.git("-c", "protocol.version=2", "fetch", "-q", "--no-tags", "--depth=1", "origin",
-           f"+{merge}:refs/remotes/pull/42/merge")
-    ws.git("checkout", "-q", "--detach", "refs/remotes/pull/42/merge")
-    return merge
-
-
-def run_action_steps(inputs: dict[str, str], env: dict[str, str]) -> str:
-    """Run action.yml's bash steps after setup (fetch, post) with `inputs`; their output."""
-    action = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
-    values = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
-    values.update(inputs)
-    assert not any("${{" in v for v in values.values()), "give every expression input"
-
-    def expand(text: str) -> str:
-        out = re.sub(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", lambda m: values[m[1]], text)
-        assert "${{" not in out, out
-        return out
-
-    printed = []
-    for step in action["runs"]["steps"]:
-        if "run" not in step or step.get("name") == "Install graphiq-ci":
-            continue  # graphiq-ci is installed here already: this venv
-        condition = step.get("if", "")
-        if condition == "inputs.base != ''" and not values["base"]:
-            continue
-        assert condition in ("", "inputs.base != ''"), condition
-        step_env = {**env, **{k: expand(str(v)) for k, v in step.get("env", {}).items()},
-                    "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"}
-        result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
-                                 step["run"]], env=step_env, capture_output=True, text=True,
-                                timeout=180)
-        assert TOKEN not in result.stdout + result.stderr
-        assert result.returncode == 0, f"{step['name']}: {result.stdout}{result.stderr}"
-        printed.append(result.stdout + result.stderr)
-    return "".join(printed)
-
-
-def test_action_steps_on_a_depth_1_merge_commit_checkout(
-    tmp_path: Path, github: FakeGitHub, pr_repo: Repo
-) -> None:
-    base, head = pr_repo.git("rev-parse", "main"), pr_repo.git("rev-parse", "feature")
-    checkout_like_actions(pr_repo, tmp_path / "workspace")
-    event = write_event(tmp_path / "event.json", pr_repo)
-    env = {**action_env(tmp_path, github, event), "GITHUB_WORKSPACE": str(tmp_path / "workspace")}
-
-    printed = run_action_steps({"github-token": TOKEN, "base": base}, env)
-
-    assert "comment created" in printed
-    assert "shallow clone: deepened history" in printed  # says how it compared
-    (comment,) = github.comments
-    assert f"updated for {head}" in comment["body"]
-    assert "`charge`" in comment["body"] and "`checkout`" in comment["body"]
-    assert "`extra`" not in comment["body"]  # main's own change is not the PR's
-    (out,) = outputs(tmp_path / "github_output")
-    assert out["comment-url"] == comment["html_url"]
-    assert out["files"].splitlines()[0] == "billing.py"
 
 
 def test_a_configured_template_outside_the_repository_is_refused(

@@ -179,3 +179,32 @@ def test_no_base_at_all_warns_once_and_stays_green(
     assert len(warnings) == 1 and "no comment this run" in warnings[0], run.log
     assert "Post the context comment" not in run.ran and github.comments == []
 
+
+
+def test_a_depth_1_merge_commit_checkout_deepens_to_the_merge_base(
+    origin: Origin, trunk: tuple[str, Run], github: FakeGitHub
+) -> None:
+    """What actions/checkout does for a pull_request by default: one commit, the PR's merge
+    commit refs/pull/N/merge, so neither the base nor the merge base is there."""
+    base = origin.work.git("rev-parse", "main")
+    head = feature(origin, "pr-five", "    amount = round(amount, 2)\n",
+                   "    amount = round(amount + 0, 2)\n")
+    origin.work.git("checkout", "-q", "--detach", "main")
+    origin.work.git("merge", "-q", "--no-ff", "-m", "Merge pr-five into main", "pr-five")
+    origin.work.git("push", "-q", "origin", "HEAD:refs/pull/42/merge")
+    origin.work.git("checkout", "-q", "main")
+    origin.runs += 1
+    ws = origin.base / f"run-{origin.runs}"
+    for args in (["init", "-q", str(ws)],
+                 ["-C", str(ws), "fetch", "-q", "--no-tags", "--depth=1", f"file://{origin.bare}",
+                  "+refs/pull/42/merge:refs/remotes/pull/42/merge"],
+                 ["-C", str(ws), "remote", "add", "origin", f"file://{origin.bare}"],
+                 ["-C", str(ws), "checkout", "-q", "--detach", "refs/remotes/pull/42/merge"]):
+        subprocess.run(["git", *args], check=True, env=clean_env(), capture_output=True)
+
+    run = origin.run("pull_request", ws, head, github, pr_event(base, head))
+
+    assert "shallow clone: deepened history" in run.log  # says how it compared
+    (comment,) = github.comments
+    assert f"updated for {head}" in comment["body"] and "`charge`" in comment["body"]
+    assert run.outputs["action"]["files"].splitlines()[0] == "billing.py"

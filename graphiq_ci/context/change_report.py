@@ -1,0 +1,67 @@
+"""What a reviewer asks of each change: how big, who calls it, and which callers the PR left.
+
+`changed_file_lines` counts each changed file's added and removed lines (code or not: a
+CHANGELOG edit counts too). `symbol_changes` reports, per changed definition, whether its
+signature moved, how many callers it has in the repository, and each call site with whether
+this PR touched the caller. A signature change whose callers the PR did not update is the
+warning no peer gives: those are the places that may now be wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphiq_ci.context.code import read_lines
+from graphiq_ci.context.model import CallSite, ChangedFile, SymbolChange
+from graphiq_ci.context.relations import USES, incoming, relations
+from graphiq_ci.model import CALLABLE_KINDS
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.store import Store
+from graphiq_ci.vcs import BranchDiff, Hunk
+
+#: call sites listed per changed symbol (the count says how many there are in all)
+MAX_CALL_SITES = 8
+#: a signature ends where its body opens; no signature runs longer than this
+MAX_SIGNATURE_LINES = 15
+_CALLABLES = frozenset(k.value for k in CALLABLE_KINDS)
+_BODY_OPENERS = (":", "{", "=>", "=", "->")
+
+
+def changed_file_lines(diff: BranchDiff, hunks: dict[str, list[Hunk]]) -> list[ChangedFile]:
+    """Every file the branch changed, with its +/- line counts (None: binary, no hunks)."""
+    out = []
+    for change in diff.files:
+        hs = hunks.get(change.path)
+        out.append(ChangedFile(change.path, change.status.value,
+                               sum(h.new_count for h in hs) if hs else None,
+                               sum(h.old_count for h in hs) if hs else None))
+    return out
+
+
+def signature_lines(root: Path, path: str, line: int, end_line: int) -> range:
+    """The lines of a definition's signature: from its first line to the one opening its body."""
+    lines = read_lines(root, path)
+    last = min(end_line, line + MAX_SIGNATURE_LINES - 1, len(lines))
+    for n in range(line, last + 1):
+        if lines[n - 1].rstrip().endswith(_BODY_OPENERS) or "{" in lines[n - 1]:
+            return range(line, n + 1)
+    return range(line, line + 1)
+
+
+def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
+                   changed_lines: dict[str, set[int]]) -> list[SymbolChange]:
+    out = []
+    for i in changed:
+        touched = changed_lines.get(g.path(i), set())
+        signature = (g.kinds[i] in _CALLABLES and bool(
+            touched & set(signature_lines(root, g.path(i), g.lines[i], g.end_lines[i]))))
+        callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
+        sites = [CallSite(p.qualified, p.file, p.at or p.line, _updated(p.file, p.line,
+                                                                      p.end_line, changed_lines))
+                 for p in relations(store, g, i, limit=MAX_CALL_SITES).callers]
+        out.append(SymbolChange(g.ids[i], signature, len(callers), sites))
+    return out
+
+
+def _updated(path: str, line: int, end_line: int, changed_lines: dict[str, set[int]]) -> bool:
+    return any(line <= n <= end_line for n in changed_lines.get(path, ()))

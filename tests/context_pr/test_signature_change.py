@@ -1,0 +1,83 @@
+"""A signature change names the callers the PR left alone, each with its call's line.
+
+Real repos, real branches, the real CLI: `send` gains a parameter; one caller is updated in
+the same PR, two are not (one of them through a typed receiver, `c.send(...)`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .shop import Repo, graphiq
+
+FILES = {
+    "client.py": '''class Client:
+    def send(self, body):
+        return body
+''',
+    "jobs.py": '''from client import Client
+
+
+def nightly(c: Client):
+    return c.send("report")
+
+
+def hourly(c: Client):
+    return c.send("ping")
+''',
+    "api.py": '''from client import Client
+
+
+def handle(request, c: Client):
+    payload = request.strip()
+    return c.send(payload)
+''',
+}
+
+
+def _feature(tmp_path: Path) -> Repo:
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", FILES)
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("client.py", "    def send(self, body):\n", "    def send(self, body, timeout):\n")
+    repo.edit("api.py", "    return c.send(payload)\n", "    return c.send(payload, 5)\n")
+    repo.commit("send: a timeout")
+    return repo
+
+
+def test_the_callers_a_signature_change_left_untouched_are_listed_with_their_call_line(
+        tmp_path: Path) -> None:
+    repo = _feature(tmp_path)
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    changed = out.stdout.split("#### What changed", 1)[1].split("####", 1)[0]
+    assert ("- `Client.send` (method) in `client.py:2` — **signature changed** · 3 callers; "
+            "not updated in this PR:") in changed, changed
+    assert "  - `nightly` calls it at `jobs.py:5`" in changed
+    assert "  - `hourly` calls it at `jobs.py:9`" in changed
+    assert "`handle` calls it" not in changed  # updated in this PR (so itself a change)
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+    by_name = {s["id"]: s["qualified"] for s in data["symbols"]}
+    (change,) = [c for c in data["changes"] if by_name[c["id"]] == "Client.send"]
+    assert (change["signature_changed"], change["callers"]) == (True, 3)
+    assert {(s["caller"], s["line"], s["updated"]) for s in change["call_sites"]} == {
+        ("nightly", 5, False), ("hourly", 9, False), ("handle", 6, True)}
+
+
+def test_a_body_change_warns_of_nothing(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", FILES)
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("client.py", "        return body\n", "        return body.strip()\n")
+    repo.commit("send: strip")
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    assert "- `Client.send` (method) in `client.py:2` · 3 callers\n" in out.stdout
+    assert "signature changed" not in out.stdout and "not updated" not in out.stdout
