@@ -1,8 +1,9 @@
 """The tests that reach a branch's change: what `graphiq-ci affected` and the MCP tool report.
 
 The changed symbols come from the branch's hunks (as in PR mode); the tests are found by
-walking callers backwards from them (`relations.reaching_tests`). A test file the branch
-changed is affected by its own change, whether or not the graph links it to anything.
+walking callers backwards from them (`relations.reaching_tests`), then from history: test
+files that change together with the branch's source files (co-change, with its evidence). A
+test file the branch changed is affected by its own change, whatever else links it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphiq_ci.context.api import branch_of
+from graphiq_ci.context.git_signals import CoChanged, cochange_evidence
 from graphiq_ci.context.pr_mode import branch_change
 from graphiq_ci.context.relations import Place, ReachingTest, place, reaching_tests
 from graphiq_ci.context.workspace import Workspace
@@ -18,6 +20,9 @@ from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
 from graphiq_ci.vcs import changed_hunks
+
+#: test files added from co-change history alone
+MAX_COCHANGED_TESTS = 5
 
 
 @dataclass
@@ -27,6 +32,7 @@ class AffectedFile:
     path: str
     cases: list[ReachingTest] = field(default_factory=list)
     changed: bool = False  # the branch changed this file itself
+    cochanged: CoChanged | None = None  # history: it changes with a file the branch changed
 
 
 @dataclass
@@ -62,6 +68,11 @@ def affected(ws: Workspace, base: str | None = None,
             files[path] = AffectedFile(path, changed=True)
     for test in reaching_tests(g, changed):
         files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
+    # Tests the call graph cannot see (a CLI runner, a package import, an HTTP client) still
+    # change with the code they test: the history's evidence, marked as such.
+    source = {p for p in paths if not is_test_path(p)}
+    for c in cochange_evidence(ws.store, source, MAX_COCHANGED_TESTS, is_test_path):
+        files.setdefault(c.path, AffectedFile(c.path)).cochanged = c
     return Affected(compared_with, [place(g, i) for i in changed], list(files.values()), notes)
 
 

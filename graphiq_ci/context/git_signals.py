@@ -10,6 +10,7 @@ import json
 import math
 import posixpath
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from graphiq_ci.search import Boosts
@@ -78,9 +79,10 @@ class CoChanged:
     lift: float  # P(path | partner) / P(path)
 
 
-def cochange_evidence(store: Store, changed: set[str]) -> list[CoChanged]:
-    """Unchanged files that change with the branch's files, each with its evidence: at least
-    EVIDENCE_SUPPORT commits together, ranked by lift rather than raw share."""
+def cochange_evidence(store: Store, changed: set[str], limit: int = EVIDENCE_LIMIT,
+                      keep: Callable[[str], bool] | None = None) -> list[CoChanged]:
+    """Unchanged files (those `keep` accepts) that change with the branch's files, each with
+    its evidence: at least EVIDENCE_SUPPORT commits together, ranked by lift, not raw share."""
     window = _counted_commits(store)
     if not changed or not window:
         return []
@@ -91,12 +93,12 @@ def cochange_evidence(store: Store, changed: set[str]) -> list[CoChanged]:
         f"SELECT a, b, support FROM cochange WHERE a IN ({marks}) AND support >= ?",
         [*sorted(changed), EVIDENCE_SUPPORT],
     ):
-        if b in changed or not churn.get(a) or not churn.get(b):
+        if b in changed or not churn.get(a) or not churn.get(b) or (keep and not keep(b)):
             continue
         lift = (support / churn[a]) / (churn[b] / window)
         if lift >= EVIDENCE_LIFT and (b not in best or lift > best[b].lift):
             best[b] = CoChanged(b, a, int(support), int(churn[a]), round(lift, 2))
-    return sorted(best.values(), key=lambda c: (-c.lift, c.path))[:EVIDENCE_LIMIT]
+    return sorted(best.values(), key=lambda c: (-c.lift, c.path))[:limit]
 
 
 def _counted_commits(store: Store) -> int:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
-from graphiq_ci.context.affected import Affected
+from graphiq_ci.context.affected import Affected, AffectedFile
 
 AFFECTED_FORMATS = ("text", "json", "pytest")
 
@@ -17,10 +18,20 @@ def affected_text(found: Affected) -> str:
         return f"No test reaches what changed{against}.\n"
     lines = [f"{len(found.files)} test files reach the change{against}:"]
     for f in found.files:
-        lines.append(f"- `{f.path}` ({'changed on this branch' if f.changed else 'reaches it'})")
+        lines.append(f"- `{f.path}` ({_why(f)})")
         lines += [f"  - `{t.case_id or t.place.qualified}`: "
                   + " → ".join(f"`{v}`" for v in t.via) for t in f.cases]
     return "\n".join(lines) + "\n"
+
+
+def _why(f: AffectedFile) -> str:
+    if f.changed:
+        return "changed on this branch"
+    if f.cases or f.cochanged is None:
+        return "reaches it"
+    c = f.cochanged
+    return (f"no call links it, but it changed with `{c.partner}` in {c.together} of "
+            f"{c.partner_commits} commits")
 
 
 def affected_json(found: Affected) -> str:
@@ -28,7 +39,8 @@ def affected_json(found: Affected) -> str:
         "compared_with": found.compared_with,
         "changed": [{"qualified": p.qualified, "file": p.file, "line": p.line}
                     for p in found.changed],
-        "files": [{"path": f.path, "changed": f.changed, "cases": [
+        "files": [{"path": f.path, "changed": f.changed,
+                   "cochanged": asdict(f.cochanged) if f.cochanged else None, "cases": [
             {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
              "via": list(t.via)} for t in f.cases]} for f in found.files],
         "ids": found.case_ids, "notes": found.notes}, indent=2) + "\n"

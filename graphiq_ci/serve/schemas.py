@@ -81,6 +81,8 @@ class ReachingCase(BaseModel):
 class AffectedFile(BaseModel):
     path: str
     changed: bool = Field(description="the branch changed this test file itself")
+    cochanged_with: str | None = Field(
+        None, description="no call links it, but it changes with this file the branch changed")
     cases: list[ReachingCase]
 
 

@@ -145,3 +145,42 @@ def test_the_pr_diagram_holds_only_the_sections_with_a_legend(shop: Repo) -> Non
                             '{{"test_checkout_charges_the_total"}}']), chart
     assert "Shapes: a double box is a changed symbol, a rounded box a caller, a hexagon a " \
            "test." in out.stdout
+
+
+CLI_TEST = '''import subprocess
+
+
+def test_the_cli_prints_the_invoice():
+    out = subprocess.run(["python", "-m", "invoice"], capture_output=True, text=True)
+    assert "total" in out.stdout
+'''
+
+
+def test_a_test_no_call_reaches_is_found_from_history_and_marked_as_such(tmp_path: Path) -> None:
+    """A CLI test runs the code in a subprocess: no call edge links them, but every commit
+    that changed invoice.py on main (the first one included) also changed its test."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {"invoice.py": "def render(total):\n    return f'total {total}'\n",
+                          "tests/test_invoice_cli.py": CLI_TEST,
+                          "tests/test_other.py": "def test_other():\n    assert True\n",
+                          "other.py": "def other():\n    return 0\n"})
+    for n in range(3):
+        repo.commit(f"invoice v{n}", {
+            "invoice.py": f"def render(total):\n    return f'total {{total}} v{n}'\n",
+            "tests/test_invoice_cli.py": CLI_TEST + f"# v{n}\n"})
+        repo.commit(f"other v{n}", {"other.py": f"def other():\n    return {n + 1}\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("invoice.py", "v2'", "v3'")
+    repo.commit("invoice v3")
+
+    out = affected(repo, "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    (found,) = json.loads(out.stdout)["files"]
+    assert found["path"] == "tests/test_invoice_cli.py" and found["cases"] == []
+    assert (found["cochanged"]["partner"], found["cochanged"]["together"]) == ("invoice.py", 4)
+    text = affected(repo).stdout
+    assert ("- `tests/test_invoice_cli.py` (no call links it, but it changed with `invoice.py` "
+            "in 4 of 5 commits)") in text, text  # the branch's own commit counts too
+    assert affected(repo, "--format", "pytest").stdout == "tests/test_invoice_cli.py\n"

@@ -1,0 +1,279 @@
+"""PR-review benchmark: does the comment name the tests, callers and lines a reviewer needs?
+
+    python benchmarks/bench_pr_review.py [--tasks FILE] [--split dev] [--limit N] [--repo R]
+
+Tasks are real merged PRs that changed source and tests, in the shared task format plus
+`test_files` (the test files the PR changed). Without --tasks they are mined from the split's
+tasks (../shared/bench/tasks/<split>.jsonl): `git diff --name-only base commit` on the mirror,
+keeping PRs that changed at least one source file and at least one test file that existed at
+the base (a test the PR adds cannot be predicted by anyone). Any task file in that format
+works, from any repository with a mirror.
+
+For each task: a branch at the base commit gets the PR's source change (not its tests),
+committed with the PR's own author date so recency is what it was. Then, in one run:
+
+  affected      `graphiq-ci affected --base base --format json`: its test files
+  convention    test files named after a changed file (test_x.py, x_test.go, XTest.java, …)
+  imports       every test file whose index entry imports a changed file
+  comment       `graphiq-ci context --base base` (the PR comment) and its JSON
+
+and scores test-file recall and precision against `test_files` for the three; for the
+comment, the share of changed functions with callers elsewhere (their name called in another
+source file) for which it names a call site, the share of the PR's added source lines it
+shows, and its size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import posixpath
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
+
+from graphiq_ci.paths import is_test_path  # noqa: E402
+
+BRANCH = "graphiq-bench-review"
+CODE_EXT = {".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".go", ".rs", ".java", ".kt", ".c",
+            ".h", ".cc", ".cpp", ".hpp", ".rb", ".php", ".cs"}
+_AFFIX = re.compile(r"^(test_|tests?_)|(_test|_tests|Tests?|\.test|\.spec|_spec)$")
+
+
+def _mirror_git(mirror: Path, *args: str) -> str:
+    return subprocess.run(["git", f"--git-dir={mirror}", *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _repo_git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def is_code(path: str) -> bool:
+    return posixpath.splitext(path)[1] in CODE_EXT
+
+
+def mine(tasks: list[dict]) -> list[dict]:
+    """The tasks whose PR changed source code and a test file that existed at the base."""
+    out = []
+    for t in tasks:
+        mirror = C.mirror(t["repo"])
+        changed = _mirror_git(mirror, "diff", "--name-only", "--no-renames", t["base_commit"],
+                              t["commit"]).split()
+        at_base = set(_mirror_git(mirror, "ls-tree", "-r", "--name-only", t["base_commit"])
+                      .split("\n"))
+        tests = sorted(p for p in changed if is_test_path(p) and is_code(p) and p in at_base)
+        source = sorted(p for p in changed if is_code(p) and not is_test_path(p))
+        if tests and source:
+            out.append({**t, "test_files": tests, "source_files": source})
+    return out
+
+
+def apply_source_change(repo: Path, t: dict) -> None:
+    """A branch at the base holding the PR's source files (not its tests), dated as the PR."""
+    _repo_git(repo, "checkout", "-q", "-B", BRANCH, "base")
+    for path in t["source_files"]:
+        target = repo / path
+        try:
+            data = subprocess.run(["git", "-C", str(repo), "show", f"{t['commit']}:{path}"],
+                                  capture_output=True, check=True).stdout
+        except subprocess.CalledProcessError:  # deleted by the PR
+            target.unlink(missing_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    date = _repo_git(repo, "log", "-1", "--format=%aI", t["commit"]).strip()
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench",
+                    "-c", "user.email=bench@localhost", "add", "-A", "--", *t["source_files"]],
+                   check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench",
+                    "-c", "user.email=bench@localhost", "commit", "-q", "--no-verify", "-m",
+                    t["task"][:200] or "the PR's source change"], check=True,
+                   capture_output=True, env={**os.environ, "GIT_AUTHOR_DATE": date,
+                                             "GIT_COMMITTER_DATE": date})
+
+
+def restore(repo: Path) -> None:
+    _repo_git(repo, "checkout", "-q", "-f", "base")
+    _repo_git(repo, "branch", "-q", "-D", BRANCH)
+
+
+def graphiq(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([C.graphiq_exe(), *args, "--repo", str(repo)], capture_output=True,
+                          text=True, timeout=600)
+
+
+def by_convention(repo: Path, source: list[str]) -> set[str]:
+    """Test files whose name, without test affixes, is a changed file's name."""
+    stems = {posixpath.splitext(posixpath.basename(p))[0].lower() for p in source}
+    tests = [p for p in _repo_git(repo, "ls-files").split("\n") if is_test_path(p) and is_code(p)]
+    return {p for p in tests
+            if _AFFIX.sub("", posixpath.splitext(posixpath.basename(p))[0]).lower() in stems}
+
+
+def by_imports(repo: Path, source: list[str]) -> set[str]:
+    """Test files the index says import one of the changed files."""
+    conn = sqlite3.connect(f"file:{repo / '.graphiq' / 'graphiq.db'}?mode=ro", uri=True)
+    try:
+        marks = ",".join("?" * len(source))
+        rows = conn.execute(
+            "SELECT DISTINCT fa.path FROM edges e JOIN symbols a ON a.id = e.src_id "
+            "JOIN files fa ON fa.id = a.file_id JOIN symbols b ON b.id = e.dst_id "
+            f"JOIN files fb ON fb.id = b.file_id WHERE e.kind = 'imports' AND fb.path IN ({marks})",
+            source).fetchall()
+    finally:
+        conn.close()
+    return {p for (p,) in rows if is_test_path(p)}
+
+
+@dataclass
+class Row:
+    id: str
+    repo: str
+    found: dict[str, set[str]] = field(default_factory=dict)
+    gold: set[str] = field(default_factory=set)
+    callers_named: tuple[int, int] = (0, 0)  # (named, changed functions with callers elsewhere)
+    lines_shown: tuple[int, int] = (0, 0)  # (shown, added source lines)
+    comment_tokens: int = 0
+
+
+def called_elsewhere(repo: Path, name: str, own_file: str, own_line: int) -> bool:
+    """Ground truth that needs no index: `name(` on a source line other than the definition."""
+    if len(name) < 4:
+        return False
+    out = subprocess.run(["git", "-C", str(repo), "grep", "-n", "-E",
+                          rf"\b{re.escape(name)}\s*\(", "--", "."], capture_output=True,
+                         text=True)
+    for hit in out.stdout.split("\n"):
+        path, _, rest = hit.partition(":")
+        line = rest.partition(":")[0]
+        if path and is_code(path) and not is_test_path(path) and line.isdigit() and (
+                path, int(line)) != (own_file, own_line):
+            return True
+    return False
+
+
+def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[int, int],
+                                                                          tuple[int, int]]:
+    by_id = {s["id"]: s for s in data["symbols"]}
+    named = wanted = 0
+    for change in data.get("changes", []):
+        sym = by_id.get(change["id"])
+        if sym is None or sym["kind"] not in ("function", "method", "constructor"):
+            continue
+        if called_elsewhere(repo, sym["name"], sym["file"], sym["line"]):
+            wanted += 1
+            named += bool(change["call_sites"])
+    diff = _repo_git(repo, "diff", "-U0", "base", BRANCH, "--", *t["source_files"])
+    added = [ln[1:].strip() for ln in diff.split("\n")
+             if ln.startswith("+") and not ln.startswith("+++") and len(ln[1:].strip()) > 3]
+    shown_text = {ln.strip() for ln in comment.split("\n")}
+    return (named, wanted), (sum(1 for ln in added if ln in shown_text), len(added))
+
+
+def run_task(t: dict) -> Row | str:
+    ev = C.load_bench_module("eval")
+    repo = Path(ev.materialise(t["repo"], t["base_commit"], str(C.mirror(t["repo"])))[0])
+    apply_source_change(repo, t)
+    try:
+        row = Row(t["id"], t["repo"], gold=set(t["test_files"]))
+        aff = graphiq(repo, "affected", "--base", "base", "--format", "json")
+        if aff.returncode != 0:
+            return f"affected failed: {aff.stderr.strip()[-200:]}"
+        row.found["affected"] = {f["path"] for f in json.loads(aff.stdout)["files"]}
+        row.found["convention"] = by_convention(repo, t["source_files"])
+        row.found["imports"] = by_imports(repo, t["source_files"])
+        task_file = C.WORK / "pr-review" / f"{t['id']}.txt"
+        task_file.parent.mkdir(parents=True, exist_ok=True)
+        task_file.write_text(t["task"], encoding="utf-8")
+        md = graphiq(repo, "context", "--base", "base", "--task-file", str(task_file))
+        js = graphiq(repo, "context", "--base", "base", "--task-file", str(task_file),
+                     "--format", "json")
+        if md.returncode != 0 or js.returncode != 0:
+            return f"context failed: {(md.stderr or js.stderr).strip()[-200:]}"
+        row.callers_named, row.lines_shown = score_comment(repo, t, json.loads(js.stdout),
+                                                           md.stdout)
+        row.comment_tokens = len(md.stdout) // 4
+        return row
+    finally:
+        restore(repo)
+
+
+METHODS = ("affected", "convention", "imports")
+
+
+def table(rows: list[Row]) -> str:
+    def pr(found: set[str], gold: set[str]) -> tuple[float, float | None]:
+        hit = len(found & gold)
+        return hit / len(gold), (hit / len(found) if found else None)
+
+    lines = ["| repository | tasks | " + " | ".join(f"{m} recall | {m} precision" for m in METHODS)
+             + " | callers named | added lines shown | comment tokens (median) |",
+             "|---|---|" + "---|---|" * len(METHODS) + "---|---|---|"]
+    for group in ["ALL", *sorted({r.repo for r in rows})]:
+        sel = [r for r in rows if group in ("ALL", r.repo)]
+        cells = []
+        for m in METHODS:
+            scores = [pr(r.found[m], r.gold) for r in sel]
+            precisions = [p for _, p in scores if p is not None]
+            cells.append(f"{statistics.mean(r for r, _ in scores):.2f} | "
+                         + (f"{statistics.mean(precisions):.2f}" if precisions else "-"))
+        named = sum(r.callers_named[0] for r in sel), sum(r.callers_named[1] for r in sel)
+        shown = sum(r.lines_shown[0] for r in sel), sum(r.lines_shown[1] for r in sel)
+        lines.append(f"| {group} | {len(sel)} | " + " | ".join(cells)
+                     + f" | {named[0]}/{named[1]} ({named[0] / max(named[1], 1):.0%})"
+                     + f" | {shown[0] / max(shown[1], 1):.0%}"
+                     + f" | {statistics.median(r.comment_tokens for r in sel):.0f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tasks", type=Path, help="a task file with test_files (default: mined)")
+    ap.add_argument("--split", default="dev", help="the split to mine when --tasks is not given")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--repo", action="append")
+    args = ap.parse_args()
+    if args.tasks:
+        tasks = [json.loads(line) for line in args.tasks.open() if line.strip()]
+    else:
+        source = C.BENCH_DIR / "tasks" / f"{args.split}.jsonl"
+        tasks = mine([json.loads(line) for line in source.open() if line.strip()])
+        mined = C.WORK / f"pr-review-{args.split}.jsonl"
+        mined.write_text("".join(json.dumps(t) + "\n" for t in tasks))
+        print(f"mined {len(tasks)} tasks from {source} into {mined}", file=sys.stderr)
+    tasks = [t for t in tasks if not args.repo or t["repo"] in args.repo][: args.limit]
+    rows: list[Row] = []
+    for n, t in enumerate(tasks, 1):
+        try:
+            got = run_task(t)
+        except (subprocess.SubprocessError, OSError, ValueError, KeyError) as exc:
+            got = f"error {exc}"
+        if isinstance(got, str):
+            print(f"[{n}/{len(tasks)}] {t['id']}: {got}", file=sys.stderr)
+            continue
+        rows.append(got)
+        print(f"[{n}/{len(tasks)}] {t['id']:<28} affected {len(got.found['affected'] & got.gold)}"
+              f"/{len(got.gold)} of {len(got.found['affected'])}", file=sys.stderr)
+    print(f"PR review: graphiq-ci {git_describe()}; {len(rows)} of {len(tasks)} tasks "
+          f"({args.tasks or args.split}); {C.hardware_note()}.\n")
+    print(table(rows))
+    print("\nRecall and precision are per task, averaged (precision over tasks where the "
+          "method named any test file). Callers named: changed functions whose name is called "
+          "in another source file, for which the comment's JSON lists a call site.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
