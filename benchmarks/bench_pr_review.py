@@ -147,8 +147,9 @@ class Row:
     comment_tokens: int = 0
 
 
-def called_elsewhere(repo: Path, name: str, own_file: str, own_line: int) -> bool:
-    """Ground truth that needs no index: `name(` on a source line other than the definition."""
+def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -> bool:
+    """Ground truth from the text: `name(` on a source line where no definition of that name
+    starts (the index only says where definitions are, never what calls what)."""
     if len(name) < 4:
         return False
     out = subprocess.run(["git", "-C", str(repo), "grep", "-n", "-E",
@@ -158,9 +159,18 @@ def called_elsewhere(repo: Path, name: str, own_file: str, own_line: int) -> boo
         path, _, rest = hit.partition(":")
         line = rest.partition(":")[0]
         if path and is_code(path) and not is_test_path(path) and line.isdigit() and (
-                path, int(line)) != (own_file, own_line):
+                path, int(line)) not in definitions:
             return True
     return False
+
+
+def definition_lines(repo: Path, name: str) -> set[tuple[str, int]]:
+    conn = sqlite3.connect(f"file:{repo / '.graphiq' / 'graphiq.db'}?mode=ro", uri=True)
+    try:
+        return set(conn.execute("SELECT f.path, s.line FROM symbols s JOIN files f ON "
+                                "f.id = s.file_id WHERE s.name = ?", (name,)))
+    finally:
+        conn.close()
 
 
 def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[int, int],
@@ -171,7 +181,7 @@ def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[
         sym = by_id.get(change["id"])
         if sym is None or sym["kind"] not in ("function", "method", "constructor"):
             continue
-        if called_elsewhere(repo, sym["name"], sym["file"], sym["line"]):
+        if called_elsewhere(repo, sym["name"], definition_lines(repo, sym["name"])):
             wanted += 1
             named += bool(change["call_sites"])
     diff = _repo_git(repo, "diff", "-U0", "base", BRANCH, "--", *t["source_files"])

@@ -59,6 +59,9 @@ class ReachingTest:
 
 
 CALLS = EDGE_KINDS.index(EdgeKind.CALLS)
+SUPERTYPES = frozenset(EDGE_KINDS.index(k) for k in (EdgeKind.EXTENDS, EdgeKind.IMPLEMENTS))
+OVERRIDE_LEVELS = 2
+_CALLABLE = frozenset(k.value for k in CALLABLE_KINDS)
 
 
 def is_constructor(g: GraphIndex, i: int) -> bool:
@@ -76,12 +79,30 @@ def _constructor_names(path: str) -> tuple[str, ...]:
 
 
 def incoming(g: GraphIndex, i: int) -> list[Edge]:
-    """Edges into `i`; for a constructor also the calls of its type. The index links
-    `Proxy(...)` to the class `Proxy`, and that call is what runs `Proxy.__init__`."""
+    """Edges into `i`; for a constructor also the calls of its type (the index links
+    `Proxy(...)` to the class `Proxy`, and that call is what runs `Proxy.__init__`); for a
+    method also the calls of the methods it overrides (`this._parse()` in a base class runs
+    the subclass's `_parse`)."""
     edges = list(g.inc[i])
     if is_constructor(g, i) and g.parent[i] >= 0:
         edges += [e for e in g.inc[g.parent[i]] if e[2] == CALLS]
+    for m in overridden(g, i):
+        edges += [e for e in g.inc[m] if e[2] == CALLS]
     return edges
+
+
+def overridden(g: GraphIndex, i: int) -> list[int]:
+    """The methods `i` overrides: the same name in a supertype of its type, two levels up."""
+    owner = g.parent[i]
+    if owner < 0 or g.kinds[owner] not in _TYPES or g.kinds[i] not in _CALLABLE:
+        return []
+    found: list[int] = []
+    types = [owner]
+    for _ in range(OVERRIDE_LEVELS):
+        types = [j for t in types for j, _, code in g.out[t] if code in SUPERTYPES]
+        found += [m for m in g.by_name.get(g.names[i].lower(), ())
+                  if g.parent[m] in types and g.names[m] == g.names[i] and m != i]
+    return list(dict.fromkeys(found))
 
 
 def place(g: GraphIndex, i: int, at: int = 0) -> Place:
@@ -119,19 +140,22 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
         group = rel.tests if code in TESTS or (code in USES and g.is_test(j)) else \
             rel.callers if code in USES else None
         if group is not None and len(group) < limit:  # a hub's 1000th caller costs no query
-            target = i if j in own else g.parent[i]  # an instantiation's call names the type
-            group.append(place(g, j, _call_line(store, g, j, target)))
+            # the call names `i`, its type (an instantiation) or a method it overrides
+            targets = [i] if j in own else [g.parent[i], *overridden(g, i)]
+            group.append(place(g, j, _call_line(store, g, j, targets)))
     rel.callees = [place(g, j) for j in dict.fromkeys(
         j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")][:limit]
     return rel
 
 
-def _call_line(store: Store, g: GraphIndex, src: int, dst: int) -> int:
-    """The first line in `src` that refers to `dst` (its definition's line if none is kept)."""
+def _call_line(store: Store, g: GraphIndex, src: int, targets: list[int]) -> int:
+    """The first line in `src` that refers to one of `targets` (else its definition's line)."""
+    ids = [g.ids[t] for t in targets if t >= 0]
     row = store.conn.execute(
         "SELECT min(r.line) FROM refs r JOIN files f ON f.id = r.file_id "
-        "WHERE f.path = ? AND r.dst_id = ? AND r.line BETWEEN ? AND ?",
-        (g.path(src), g.ids[dst], g.lines[src], g.end_lines[src])).fetchone()
+        f"WHERE f.path = ? AND r.dst_id IN ({','.join('?' * len(ids)) or 'NULL'}) "
+        "AND r.line BETWEEN ? AND ?",
+        (g.path(src), *ids, g.lines[src], g.end_lines[src])).fetchone()
     return int(row[0]) if row and row[0] else g.lines[src]
 
 

@@ -81,3 +81,42 @@ def test_a_body_change_warns_of_nothing(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "- `Client.send` (method) in `client.py:2` · 3 callers\n" in out.stdout
     assert "signature changed" not in out.stdout and "not updated" not in out.stdout
+
+
+OVERRIDES = {
+    "schema.py": '''class Schema:
+    def parse(self, data):
+        return self._parse(data)
+
+    def _parse(self, data):
+        raise NotImplementedError
+
+
+class StringSchema(Schema):
+    def _parse(self, data):
+        return str(data)
+
+
+class NumberSchema(Schema):
+    def _parse(self, data):
+        return float(data)
+''',
+}
+
+
+def test_an_override_is_called_wherever_the_method_it_overrides_is(tmp_path: Path) -> None:
+    """`self._parse(data)` in the base class resolves to `Schema._parse`; at run time it runs
+    the subclass's override, so that call site is a caller of `StringSchema._parse` too."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", OVERRIDES)
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("schema.py", "        return str(data)\n", "        return str(data).strip()\n")
+    repo.commit("strings: strip")
+
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    (change,) = [c for c in data["changes"] if by_id[c["id"]] == "StringSchema._parse"]
+    assert [(s["caller"], s["line"]) for s in change["call_sites"]] == [("Schema.parse", 3)]
+    assert "NumberSchema._parse" not in [s["caller"] for s in change["call_sites"]]
