@@ -280,8 +280,10 @@ def main() -> int:
           f"({args.tasks or args.split}); {C.hardware_note()}.\n")
     print(table(rows))
     print("\nRecall and precision are per task, averaged (precision over tasks where the "
-          "method named any test file). Callers named: changed functions whose name is called "
-          "in another source file, for which the comment's JSON lists a call site.")
+          "method named any test file). Callers named: of the changed functions whose name is "
+          "called (`name(` on a source line where no definition starts), those for which the "
+          "comment's JSON lists a call site. Added lines shown: the PR's added source lines "
+          "(over 3 characters) that appear verbatim in the comment.")
     return 0
 
 
