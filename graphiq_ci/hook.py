@@ -16,8 +16,10 @@ def refresh_quietly(repo: Path) -> int:
     one warning on failure."""
     from graphiq_ci.index.progress import StderrProgress
     from graphiq_ci.index.run import find_root, run_index, summary
+    from graphiq_ci.phases import phase
     from graphiq_ci.store import DB_NAME, index_dir
 
+    phase("hook")
     progress = None
     try:
         if not (index_dir(find_root(repo)) / DB_NAME).exists():  # the first hooked commit

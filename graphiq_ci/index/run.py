@@ -26,6 +26,7 @@ from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
+from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
 from graphiq_ci.text import tokens
 
@@ -314,7 +315,12 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     writer = _Writer(store)
     batch: list[FileRecord] = []
 
+    batches = 0
+
     def flush() -> None:
+        nonlocal batches
+        batches += 1
+        phase(f"write {batches}")
         with store.transaction():
             store.set_meta("pending", "1")
             for rec in batch:
@@ -340,6 +346,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         batch.clear()
 
     indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
+    phase("parse")
     for rec in _parse_all(root, todo, config.max_file_size, indexed, progress):
         if config.languages is not None and rec.language not in config.languages:
             rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", None
@@ -358,9 +365,11 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     if report.changed or pending or full:
         everything = full or pending or writer.files_added_or_removed
         with store.transaction():
+            phase("resolve")
             resolve(store, None if everything else writer.file_ids, writer.names)
             tokens_ = None if (full or pending) else writer.tokens | {
                 ("comment_ref", n) for n in writer.names}
+            phase("deep-edges")
             rebuild_deep_edges(store, tokens_)
             mark_hubs(store)
             store.set_meta("generation", str(store.generation + 1))
@@ -369,6 +378,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     if head != store.get_meta("indexed_head") or full:
         from graphiq_ci.index.history import refresh_history  # GitPython: only when HEAD moved
 
+        phase("history")
         report.notes += refresh_history(store, root, config.cochange_commits)
     with store.transaction():
         store.set_meta("indexed_head", head)

@@ -44,6 +44,7 @@ import zstandard
 
 from graphiq_ci.model import DEEP_EDGES, STRUCTURAL_EDGES, EdgeKind
 from graphiq_ci.paths import is_test_path
+from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, index_dir
 
 CACHE_NAME = "graph.bin.zst"
@@ -647,6 +648,7 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     g = build(store)
     try:
         tmp = path.with_suffix(f".tmp{os.getpid()}")
+        phase("graph-cache")
         tmp.write_bytes(_dump(g))
         os.replace(tmp, path)
     except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32

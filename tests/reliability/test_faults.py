@@ -30,8 +30,21 @@ from tests.reliability.conftest import (
     run_cli,
 )
 
-MODULES, FUNCS = 40, 20
-KILLS = 8
+MODULES, FUNCS = 250, 2  # over BATCH_FILES (200), so a full index writes two batches
+#: (phase to kill in, command, what happens first: the work tree is edited, the index or the
+#: graph cache is deleted); 7 kills each, 63 in all
+KILL_PLAN = [
+    ("write 1", ["index"], "no index"),  # the very first run
+    ("parse", ["index", "--full"], ""),
+    ("write 1", ["index", "--full"], ""),
+    ("write 2", ["index", "--full"], ""),
+    ("resolve", ["index"], "edit"),
+    ("deep-edges", ["index", "--full"], ""),
+    ("history", ["index", "--full"], ""),
+    ("graph-cache", ["search", "ledger reconcile"], "no graph cache"),
+    ("write 1", ["index", "--hook"], "edit"),  # the hook's refresh, mid-write
+]
+KILLS_PER_PHASE = 7
 
 
 def _to_state(repo: Path, state: str) -> None:
@@ -53,32 +66,69 @@ def _to_state(repo: Path, state: str) -> None:
             extra.unlink(missing_ok=True)
 
 
-def test_sigkill_at_random_points_never_leaves_an_index_the_next_run_cannot_finish(
-        tmp_path: Path) -> None:
+def _kill_in_phase(repo: Path, args: list[str], aim: str, log: Path) -> bool:
+    """Run `graphiq-ci ARGS`; SIGKILL its process group as soon as it logs phase `aim`. True
+    when the kill hit the live process (it died of the signal) still in that phase."""
+    log.unlink(missing_ok=True)
+    proc = subprocess.Popen([*CLI, *args, "--repo", str(repo)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, "GRAPHIQ_PHASE_LOG": str(log)})
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        lines = log.read_text().splitlines() if log.exists() else []
+        if lines and lines[-1].split(" ", 2)[2] == aim:
+            os.killpg(proc.pid, signal.SIGKILL)  # the indexer and its parse workers
+            proc.wait()
+            return (proc.returncode == -signal.SIGKILL
+                    and log.read_text().splitlines()[-1].split(" ", 2)[2] == aim)
+        time.sleep(0.002)
+    proc.wait()
+    return False
+
+
+def _committed_files(repo: Path) -> int:
+    conn = sqlite3.connect(f"file:{repo / DB}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT count(*) FROM files").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path: Path) -> None:
+    """63 SIGKILLs, each aimed at a phase the indexer reports (GRAPHIQ_PHASE_LOG) and proven to
+    have hit it; after each, the next run ends equal to a clean full index."""
     repo = generate_repo(tmp_path / "repo", MODULES, FUNCS)
-    t0 = time.monotonic()
     want = {"A": full_index_fingerprint(repo)}
-    full_s = time.monotonic() - t0
     _to_state(repo, "B")
     want["B"] = full_index_fingerprint(repo)
-    rng = random.Random(1234)
-    state = "B"
-    for n in range(KILLS):
-        state = "A" if state == "B" else "B"
-        _to_state(repo, state)
-        args = ["index", "--repo", str(repo)] + (["--full"] if n % 3 == 2 else [])
-        if n == 0:
-            shutil.rmtree(repo / ".graphiq")  # also a kill during the very first run
-        proc = subprocess.Popen([*CLI, *args], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(rng.uniform(0.15, max(0.3, full_s * 0.9)))
-        os.killpg(proc.pid, signal.SIGKILL)  # the indexer and its parse workers
-        proc.wait()
-        done = run_cli("index", "--repo", str(repo))
-        assert done.returncode == 0, f"kill {n}: {done.stderr}"
-        assert "Traceback" not in done.stderr
-        assert_same_index(fingerprint(repo), want[state])
-    print(f"\nfaults: {KILLS} SIGKILLs, full index {full_s:.2f}s")
+    state, landed, missed = "B", 0, 0
+    for aim, args, first in KILL_PLAN:
+        hits = 0
+        while hits < KILLS_PER_PHASE:
+            if first == "edit":
+                state = "A" if state == "B" else "B"
+                _to_state(repo, state)
+            elif first == "no index":
+                shutil.rmtree(repo / ".graphiq")
+            elif first == "no graph cache":
+                for cache in (repo / ".graphiq").glob("graph.bin.zst*"):
+                    cache.unlink()
+            if not _kill_in_phase(repo, args, aim, tmp_path / "phases.log"):
+                missed += 1
+                assert missed < 20, f"kills keep missing phase {aim!r}"
+                continue
+            hits += 1
+            if aim == "write 2":  # the first batch was committed: it must still be there
+                assert _committed_files(repo) >= 200
+            done = run_cli("index", "--repo", str(repo))
+            assert done.returncode == 0, f"{aim}: {done.stderr}"
+            assert "Traceback" not in done.stderr
+            assert_same_index(fingerprint(repo), want[state])
+            if aim == "graph-cache":
+                found = run_cli("search", "ledger reconcile", "--repo", str(repo))
+                assert found.returncode == 0 and "func_" in found.stdout, found.stderr
+        landed += hits
+    print(f"\nfaults: {landed} SIGKILLs landed in their phase ({missed} retried)")
 
 
 @pytest.fixture
