@@ -1,0 +1,202 @@
+"""Fuzz benchmark: the indexer's parser and `context` on inputs nobody would write by hand.
+
+    python benchmarks/bench_fuzz.py [--inputs 10000] [--tasks 300] [--seed 1]
+
+Files: every source file of one real repository per language (this repository for Python;
+the benchmark checkouts for the others, when $BENCH_MIRRORS has been used), each parsed as
+it is, then mutated copies until --inputs is reached: truncated at a random byte, random
+bytes flipped, 5,000-deep nesting spliced in, a 300 KB line, NUL bytes, invalid UTF-8, two
+files spliced together. Each goes through `parse_file`, the indexer's per-file step, in this
+process. Tasks: generated task texts (Markdown, HTML, FTS5 syntax, unicode, 100 KB bodies)
+through `build_context` and the prompt renderer on this repository's index.
+
+Prints the crashes (any exception; must be 0), the slowest input of each kind, and the
+process's peak RSS. Not run in CI: it takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
+
+from graphiq_ci.index.parse import parse_file  # noqa: E402
+from graphiq_ci.lang.registry import LANGUAGES, detect_language  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_BYTES = 400_000
+MUTATIONS = ("truncate", "flip", "nest", "long-line", "nul", "bad-utf8", "splice")
+TASK_PIECES = (
+    "# Heading\n\n```python\nunclosed fence", "<script>alert(1)</script><img src=x onerror=y>",
+    'NEAR(a b) OR "phrase*" AND NOT x^2 {col}:y', "\u202e\u200b\ufeff emoji \U0001F600 ",
+    "@maintainer @org/team </details>", "[link](javascript:alert(1))", "SELECT * FROM x; --",
+    "index incremental parse", "résumé naïve 日本語 中文", "\x00\x01\x02", "*" * 50, "`" * 30,
+)
+
+
+def real_files() -> dict[str, list[Path]]:
+    """Source files per language: this repository's Python, a benchmark checkout for the rest
+    (one checkout per repository, the first that has at least 20 files of the language)."""
+    out: dict[str, list[Path]] = {"python": sorted(ROOT.glob("graphiq_ci/**/*.py"))}
+    by_repo: dict[str, Path] = {}
+    if (C.WORK / "checkouts").is_dir():
+        for co in sorted((C.WORK / "checkouts").glob("*@*")):
+            if co.is_dir():
+                by_repo.setdefault(co.name.split("@", 1)[0], co)
+    wanted = {spec.name for spec in LANGUAGES} - {"python"}
+    for co in by_repo.values():
+        by_lang: dict[str, list[Path]] = {}
+        for p in co.rglob("*"):
+            if ".git" in p.parts or ".graphiq" in p.parts or not p.is_file():
+                continue
+            lang = detect_language(str(p))
+            if lang in wanted and lang not in out:
+                by_lang.setdefault(lang, []).append(p)
+        for lang, files in by_lang.items():
+            if len(files) >= 20:
+                out[lang] = sorted(files)
+    return out
+
+
+def mutate(data: bytes, other: bytes, kind: str, rng: random.Random) -> bytes:
+    if not data:
+        return b"\xff" * 10
+    cut = rng.randrange(len(data))
+    if kind == "truncate":
+        return data[:cut]
+    if kind == "flip":
+        buf = bytearray(data)
+        for _ in range(max(1, len(buf) // 200)):
+            buf[rng.randrange(len(buf))] = rng.randrange(256)
+        return bytes(buf)
+    if kind == "nest":
+        opener, closer = rng.choice([(b"(", b")"), (b"{", b"}"), (b"[", b"]"), (b"if x:\n ", b"")])
+        return data[:cut] + opener * 5000 + closer * rng.choice([0, 5000]) + data[cut:]
+    if kind == "long-line":
+        return data[:cut] + b"x = " + b"a+" * 150_000 + b"\n" + data[cut:]
+    if kind == "nul":
+        return data[:cut] + b"\0" * rng.randrange(1, 64) + data[cut:]
+    if kind == "bad-utf8":
+        return data[:cut] + bytes(rng.randrange(0x80, 0x100) for _ in range(32)) + data[cut:]
+    return data[:cut] + other[rng.randrange(len(other) or 1):]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.count: Counter[str] = Counter()
+        self.crashes: list[str] = []
+        self.slowest: dict[str, tuple[float, str]] = {}
+
+    def run(self, kind: str, label: str, fn: object) -> None:
+        t0 = time.perf_counter()
+        try:
+            fn()  # type: ignore[operator]
+        except Exception:  # the point: any exception is a crash to report
+            self.crashes.append(f"{kind} {label}: {traceback.format_exc(limit=3).strip()}")
+        took = time.perf_counter() - t0
+        self.count[kind] += 1
+        if took > self.slowest.get(kind, (0.0, ""))[0]:
+            self.slowest[kind] = (took, label)
+
+
+def fuzz_files(tally: Tally, budget: int, rng: random.Random, work: Path) -> dict[str, int]:
+    per_language = real_files()
+    target = work / "input"
+    work.mkdir(parents=True, exist_ok=True)
+
+    def parse(path: Path, data: bytes) -> None:
+        dest = target.with_suffix(path.suffix)
+        dest.write_bytes(data)
+        st = dest.stat()
+        parse_file(str(work), dest.name, st.st_mtime_ns, st.st_size)
+
+    for lang, files in per_language.items():  # every file of a real repository, as it is
+        for p in files:
+            data = p.read_bytes()[:MAX_BYTES]
+            tally.run(f"file {lang}", str(p), lambda p=p, data=data: parse(p, data))
+    done = sum(tally.count.values())
+    pool = [(lang, p) for lang, files in per_language.items() for p in files]
+    while done < budget and pool:
+        lang, p = rng.choice(pool)
+        _, q = rng.choice(pool)
+        kind = rng.choice(MUTATIONS)
+        data = mutate(p.read_bytes()[:MAX_BYTES], q.read_bytes()[:MAX_BYTES], kind, rng)
+        tally.run(f"mutated {lang}", f"{kind} of {p}", lambda p=p, data=data: parse(p, data))
+        done += 1
+    return {lang: len(files) for lang, files in per_language.items()}
+
+
+def task_text(rng: random.Random) -> str:
+    pieces = [rng.choice(TASK_PIECES) for _ in range(rng.randrange(1, 12))]
+    if rng.random() < 0.1:
+        pieces.append("word " * 20_000)  # a 100 KB body
+    if rng.random() < 0.2:
+        pieces.append("".join(chr(rng.randrange(32, 0x3000)) for _ in range(300)))
+    return "\n".join(pieces)
+
+
+def fuzz_tasks(tally: Tally, n: int, rng: random.Random) -> None:
+    from graphiq_ci.context import Options, build_context
+    from graphiq_ci.context.workspace import Workspace
+    from graphiq_ci.errors import GraphiqError
+    from graphiq_ci.render.output import render_text
+
+    with Workspace(ROOT) as ws:
+        ws.refresh()
+
+        def one(text: str) -> None:
+            try:
+                ctx = build_context(ROOT, text, Options(refresh=False), workspace=ws)
+            except GraphiqError:
+                return  # e.g. an empty task: a clear refusal is the right answer
+            budget = rng.choice([200, 2000, 8000])
+            out = render_text(ctx, "prompt", max_tokens=budget)
+            if out.tokens > budget:
+                raise AssertionError(f"{out.tokens} tokens over a budget of {budget}")
+
+        for i in range(n):
+            text = task_text(rng)
+            tally.run("task", f"task {i} ({len(text)} chars)", lambda text=text: one(text))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--inputs", type=int, default=10_000, help="files parsed, as-is + mutated")
+    ap.add_argument("--tasks", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    tally = Tally()
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="graphiq-fuzz-") as tmp:
+        languages = fuzz_files(tally, args.inputs, rng, Path(tmp))
+    fuzz_tasks(tally, args.tasks, rng)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"Fuzz: graphiq-ci {git_describe()}; seed {args.seed}; {C.hardware_note()}; "
+          f"{time.perf_counter() - t0:.0f} s.\n")
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(languages.items()))
+    print(f"Real files per language: {counts}\n")
+    print("| inputs | count | slowest (s) | slowest input |\n|---|---|---|---|")
+    for kind in sorted(tally.count):
+        took, label = tally.slowest.get(kind, (0.0, ""))
+        print(f"| {kind} | {tally.count[kind]} | {took:.2f} | {label[-70:]} |")
+    print(f"\n**{sum(tally.count.values())} inputs, {len(tally.crashes)} crashes**, "
+          f"peak RSS {peak_mib:.0f} MiB.")
+    for crash in tally.crashes[:20]:
+        print(f"\n```\n{crash}\n```")
+    return 1 if tally.crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
