@@ -36,20 +36,24 @@ def handle(request, c: Client):
 }
 
 
-def _feature(tmp_path: Path) -> Repo:
+def _branch(tmp_path: Path, files: dict[str, str], *edits: tuple[str, str, str]) -> Repo:
+    """`files` on main, then a feature branch with one commit making each (path, old, new)."""
     repo = Repo(tmp_path / "repo")
     repo.git("init", "-q", "-b", "main")
-    repo.commit("start", FILES)
+    repo.commit("start", files)
     repo.git("checkout", "-q", "-b", "feature")
-    repo.edit("client.py", "    def send(self, body):\n", "    def send(self, body, timeout):\n")
-    repo.edit("api.py", "    return c.send(payload)\n", "    return c.send(payload, 5)\n")
-    repo.commit("send: a timeout")
+    for path, old, new in edits:
+        repo.edit(path, old, new)
+    repo.commit("the change")
     return repo
 
 
 def test_the_callers_a_signature_change_left_untouched_are_listed_with_their_call_line(
         tmp_path: Path) -> None:
-    repo = _feature(tmp_path)
+    repo = _branch(
+        tmp_path, FILES,
+        ("client.py", "    def send(self, body):\n", "    def send(self, body, timeout):\n"),
+        ("api.py", "    return c.send(payload)\n", "    return c.send(payload, 5)\n"))
 
     out = graphiq("context", "--diff", cwd=repo.path)
 
@@ -69,12 +73,8 @@ def test_the_callers_a_signature_change_left_untouched_are_listed_with_their_cal
 
 
 def test_a_body_change_warns_of_nothing(tmp_path: Path) -> None:
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", FILES)
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit("client.py", "        return body\n", "        return body.strip()\n")
-    repo.commit("send: strip")
+    repo = _branch(tmp_path, FILES,
+                   ("client.py", "        return body\n", "        return body.strip()\n"))
 
     out = graphiq("context", "--diff", cwd=repo.path)
 
@@ -107,12 +107,9 @@ class NumberSchema(Schema):
 def test_an_override_is_called_wherever_the_method_it_overrides_is(tmp_path: Path) -> None:
     """`self._parse(data)` in the base class resolves to `Schema._parse`; at run time it runs
     the subclass's override, so that call site is a caller of `StringSchema._parse` too."""
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", OVERRIDES)
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit("schema.py", "        return str(data)\n", "        return str(data).strip()\n")
-    repo.commit("strings: strip")
+    repo = _branch(
+        tmp_path, OVERRIDES,
+        ("schema.py", "        return str(data)\n", "        return str(data).strip()\n"))
 
     data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
 
