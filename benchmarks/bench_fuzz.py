@@ -4,11 +4,13 @@
 
 Files: every source file of one real repository per language (this repository for Python;
 the benchmark checkouts for the others, when $BENCH_MIRRORS has been used), each parsed as
-it is, then mutated copies until --inputs is reached: truncated at a random byte, random
-bytes flipped, 5,000-deep nesting spliced in, a 300 KB line, NUL bytes, invalid UTF-8, two
-files spliced together. Each goes through `parse_file`, the indexer's per-file step, in this
-process. Tasks: generated task texts (Markdown, HTML, FTS5 syntax, unicode, 100 KB bodies)
-through `build_context` and the prompt renderer on this repository's index.
+it is; a language no checkout has is seeded from its extractor test's sources
+(tests/lang/test_<language>.py). Then mutated copies until --inputs is reached: truncated at
+a random byte, random bytes flipped, 5,000-deep nesting spliced in, a 300 KB line, NUL
+bytes, invalid UTF-8, two files spliced together. Each goes through `parse_file`, the
+indexer's per-file step, in this process. Tasks: generated task texts (Markdown, HTML, FTS5
+syntax, unicode, 100 KB bodies) through `build_context` and the prompt renderer on this
+repository's index, which must hold its budget.
 
 Prints the crashes (any exception; must be 0), the slowest input of each kind, and the
 process's peak RSS. Not run in CI: it takes a few minutes.
@@ -68,6 +70,28 @@ def real_files() -> dict[str, list[Path]]:
     return out
 
 
+def fixture_seeds(missing: set[str], work: Path) -> dict[str, list[Path]]:
+    """For a language no checkout has, the source strings of its extractor test
+    (tests/lang/test_<language>.py), written out as seed files to mutate."""
+    import ast
+
+    ext = {spec.name: spec.extensions[0] for spec in LANGUAGES}
+    out: dict[str, list[Path]] = {}
+    for lang in sorted(missing):
+        test = ROOT / "tests" / "lang" / f"test_{lang}.py"
+        if not test.is_file():
+            continue
+        sources = [n.value for n in ast.walk(ast.parse(test.read_text()))
+                   if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and len(n.value) > 200]
+        for k, text in enumerate(sources):
+            seed = work / "seeds" / f"{lang}_{k}{ext[lang]}"
+            seed.parent.mkdir(parents=True, exist_ok=True)
+            seed.write_text(text)
+            out.setdefault(lang, []).append(seed)
+    return out
+
+
 def mutate(data: bytes, other: bytes, kind: str, rng: random.Random) -> bytes:
     if not data:
         return b"\xff" * 10
@@ -109,10 +133,11 @@ class Tally:
             self.slowest[kind] = (took, label)
 
 
-def fuzz_files(tally: Tally, budget: int, rng: random.Random, work: Path) -> dict[str, int]:
-    per_language = real_files()
-    target = work / "input"
+def fuzz_files(tally: Tally, budget: int, rng: random.Random, work: Path) -> dict[str, str]:
     work.mkdir(parents=True, exist_ok=True)
+    per_language = real_files()
+    seeds = fixture_seeds({spec.name for spec in LANGUAGES} - set(per_language), work)
+    target = work / "input"
 
     def parse(path: Path, data: bytes) -> None:
         dest = target.with_suffix(path.suffix)
@@ -125,15 +150,18 @@ def fuzz_files(tally: Tally, budget: int, rng: random.Random, work: Path) -> dic
             data = p.read_bytes()[:MAX_BYTES]
             tally.run(f"file {lang}", str(p), lambda p=p, data=data: parse(p, data))
     done = sum(tally.count.values())
-    pool = [(lang, p) for lang, files in per_language.items() for p in files]
+    real = {lang: len(files) for lang, files in per_language.items()}
+    pool = {**per_language, **seeds}
+    everything = [p for files in pool.values() for p in files]
     while done < budget and pool:
-        lang, p = rng.choice(pool)
-        _, q = rng.choice(pool)
+        lang = rng.choice(sorted(pool))  # each language as often, however many files it has
+        p, q = rng.choice(pool[lang]), rng.choice(everything)
         kind = rng.choice(MUTATIONS)
         data = mutate(p.read_bytes()[:MAX_BYTES], q.read_bytes()[:MAX_BYTES], kind, rng)
         tally.run(f"mutated {lang}", f"{kind} of {p}", lambda p=p, data=data: parse(p, data))
         done += 1
-    return {lang: len(files) for lang, files in per_language.items()}
+    return {**{lang: f"{n} real" for lang, n in real.items()},
+            **{lang: f"{len(files)} test sources" for lang, files in seeds.items()}}
 
 
 def task_text(rng: random.Random) -> str:
@@ -186,7 +214,7 @@ def main() -> int:
     print(f"Fuzz: graphiq-ci {git_describe()}; seed {args.seed}; {C.hardware_note()}; "
           f"{time.perf_counter() - t0:.0f} s.\n")
     counts = ", ".join(f"{k} {v}" for k, v in sorted(languages.items()))
-    print(f"Real files per language: {counts}\n")
+    print(f"Files per language, before mutation: {counts}\n")
     print("| inputs | count | slowest (s) | slowest input |\n|---|---|---|---|")
     for kind in sorted(tally.count):
         took, label = tally.slowest.get(kind, (0.0, ""))
