@@ -254,7 +254,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
             )
         )
     scopes = _Scopes(ordered)
-    types = Bindings()
+    types = Bindings(imported={a.rsplit(".", 1)[-1] for *_, edge, _, alias, _ in uses
+                               if edge is EdgeKind.IMPORTS for a in alias})
     for at, variable, is_attribute, type_name, is_declared in bindings:
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)

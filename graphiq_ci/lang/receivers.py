@@ -4,6 +4,8 @@
 the file itself says what `obj` is:
 
     self / this / cls            the enclosing class (a Rust `impl` block, a Go receiver's type)
+    a capitalised name           itself, a type (`Jsoup.parse()`, `Config.load()`), unless the
+                                 file binds it otherwise (a variable, an import alias)
     a parameter or variable      with a type annotation (`c: Client`, `Client c`, `c *Client`)
     a variable                   assigned from a constructor (`c = Client()`, `new Client()`,
                                  `Client::new()`, `Client{}`)
@@ -54,7 +56,8 @@ def binding_scope(scope: Scope | None, attribute: bool) -> str:
 class Bindings:
     """(scope qualified name, variable) → type name, for one file."""
 
-    def __init__(self) -> None:
+    def __init__(self, imported: set[str] | None = None) -> None:
+        self.imported = imported or set()  # names an import binds (`import * as Utils`)
         self.types: dict[tuple[str, str], str] = {}
         self.declared: set[tuple[str, str]] = set()
         self.ambiguous: set[tuple[str, str]] = set()
@@ -88,6 +91,8 @@ class Bindings:
             type_name = owner.qualified if owner else ""
         else:
             type_name = self._variable(head, scope)
+            if not type_name and not rest and head[:1].isupper() and head not in self.imported:
+                return head  # a static or class-level call on a type: `Jsoup.parse(html)`
         for attr in rest:
             type_name = self.get(type_name, attr) if type_name else ""
         return type_name

@@ -186,3 +186,32 @@ def test_java_and_typescript_receivers(make_repo: Callable[[dict[str, str]], Pat
     assert {(f"{caller}.get", "Pool.take"), (f"{caller}.get", "Queue.take"),
             (f"{caller}.constructed", "Pool.take")} <= edges
     assert (f"{caller}.constructed", "Queue.take") not in edges
+
+
+STATIC = {
+    "src/shop/Parser.java": "package shop;\nclass Parser { static int parse() { return 1; } }\n",
+    "src/shop/Lexer.java": "package shop;\nclass Lexer { static int parse() { return 2; } }\n",
+    "src/shop/Main.java": """package shop;
+class Main {
+  int run() { return Parser.parse() + Math.max(1, 2); }
+}
+""",
+    "src/util.ts": "export function format(x: number) { return `${x}`; }\n",
+    "src/config.ts": """import * as Util from './util';
+export class Config { static load() { return Util.format(1); } }
+export class Store { static load() { return 2; } }
+export function boot() { return Config.load(); }
+""",
+}
+
+
+def test_a_call_on_a_type_name_is_that_types_member(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`Parser.parse(...)` is Parser's static method, not Lexer's; `Util.format` goes through
+    the namespace import `Util` (an import alias, not a type), as before."""
+    repo = make_repo(STATIC)
+    run_index(repo)
+    edges = calls(repo)
+    assert ("Main.run", "Parser.parse") in edges and ("Main.run", "Lexer.parse") not in edges
+    assert ("boot", "Config.load") in edges and ("boot", "Store.load") not in edges
+    assert ("Config.load", "format") in edges
