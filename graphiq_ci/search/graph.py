@@ -647,13 +647,33 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
         _set_aside(path, str(exc))
     g = build(store)
     try:
+        _remove_orphans(path)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        phase("graph-cache")
-        tmp.write_bytes(_dump(g))
+        with open(tmp, "wb") as out:
+            phase("graph-cache")  # the file exists from here: a kill leaves an orphan
+            out.write(_dump(g))
         os.replace(tmp, path)
     except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32
         pass
     return g
+
+
+def _remove_orphans(path: Path) -> None:
+    """Temporary caches of processes that died writing them (a SIGKILL mid-write)."""
+    for tmp in path.parent.glob(path.with_suffix(".tmp*").name):
+        pid = tmp.suffix.removeprefix(".tmp")
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _set_aside(path: Path, why: str) -> None:

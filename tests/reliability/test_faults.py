@@ -127,6 +127,9 @@ def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path
             if aim == "graph-cache":
                 found = run_cli("search", "ledger reconcile", "--repo", str(repo))
                 assert found.returncode == 0 and "func_" in found.stdout, found.stderr
+                # the killed writer's temporary file is gone, the new cache is whole
+                assert [p.name for p in (repo / ".graphiq").glob("graph.bin*")] == [
+                    "graph.bin.zst"]
         landed += hits
     print(f"\nfaults: {landed} SIGKILLs landed in their phase ({missed} retried)")
 
