@@ -105,7 +105,7 @@ def test_a_trunk_push_installs_indexes_and_saves_under_its_commit(
     sha, run = trunk
     assert "Install graphiq-ci" in run.ran and "Post the context comment" not in run.ran
     assert f"graphiq-index-Linux-{sha}" in origin.cache.saved
-    assert any(key.startswith("graphiq-venv-Linux-") for key in origin.cache.saved)
+    assert any(re.fullmatch(r"graphiq-venv-Linux-[0-9a-f]{24}", key) for key in origin.cache.saved)
     assert "::group::graphiq-ci: indexing" in run.log  # progress, folded, in the job log
     assert re.search(r"indexed \d+ files", run.log)
 
