@@ -54,6 +54,15 @@ def generate_repo(root: Path, n_modules: int, funcs: int, *, commit: bool = True
     return root
 
 
+def _save(path: Path, text: str) -> None:
+    """Write as editors and git do: a new file renamed over the old, so a concurrent reader
+    sees the old text or the new one. (`write_text` truncates first: a reader in between
+    sees an empty module, and rightly finds none of its definitions.)"""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def edit_randomly(root: Path, rng: random.Random, n_modules: int, funcs: int, step: int) -> None:
     """One edit of the kind a developer makes: change a body, add, delete or rewrite a file."""
     pkg = root / "pkg"
@@ -62,17 +71,17 @@ def edit_randomly(root: Path, rng: random.Random, n_modules: int, funcs: int, st
     target = pkg / f"mod_{i}.py"
     if action == "body" and target.exists():
         text = target.read_text()
-        target.write_text(text + f"\n\ndef extra_{step}() -> int:\n    return func_{i}_0({step})\n")
+        _save(target, text + f"\n\ndef extra_{step}() -> int:\n    return func_{i}_0({step})\n")
     elif action == "add":
-        (pkg / f"extra_{step}.py").write_text(
-            f"from pkg.mod_{i} import func_{i}_1\n\n\ndef added_{step}() -> int:\n"
-            f"    return func_{i}_1({step})\n")
+        _save(pkg / f"extra_{step}.py",
+              f"from pkg.mod_{i} import func_{i}_1\n\n\ndef added_{step}() -> int:\n"
+              f"    return func_{i}_1({step})\n")
     elif action == "delete":
         extras = sorted(pkg.glob("extra_*.py"))
         if extras:
             rng.choice(extras).unlink()
     else:
-        target.write_text(module_source(i, n_modules, funcs, salt=f" v{step}"))
+        _save(target, module_source(i, n_modules, funcs, salt=f" v{step}"))
 
 
 Fingerprint = tuple[frozenset[tuple[Any, ...]], frozenset[tuple[Any, ...]],
