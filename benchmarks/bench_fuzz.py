@@ -3,8 +3,8 @@
     python benchmarks/bench_fuzz.py [--inputs 10000] [--tasks 300] [--seed 1]
 
 Files: every source file of one real repository per language (this repository for Python;
-the benchmark checkouts for the others, when $BENCH_MIRRORS has been used), each parsed as
-it is; a language no checkout has is seeded from its extractor test's sources
+the benchmark checkouts, then any other mirror in $BENCH_MIRRORS, for the others), each parsed
+as it is; a language none of them has is seeded from its extractor test's sources
 (tests/lang/test_<language>.py). Then mutated copies until --inputs is reached: truncated at
 a random byte, random bytes flipped, 5,000-deep nesting spliced in, a 300 KB line, NUL
 bytes, invalid UTF-8, two files spliced together. Each goes through `parse_file`, the
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ from graphiq_ci.lang.registry import LANGUAGES, detect_language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_BYTES = 400_000
+MIN_FILES = 20
 MUTATIONS = ("truncate", "flip", "nest", "long-line", "nul", "bad-utf8", "splice")
 TASK_PIECES = (
     "# Heading\n\n```python\nunclosed fence", "<script>alert(1)</script><img src=x onerror=y>",
@@ -46,28 +48,64 @@ TASK_PIECES = (
 )
 
 
-def real_files() -> dict[str, list[Path]]:
-    """Source files per language: this repository's Python, a benchmark checkout for the rest
-    (one checkout per repository, the first that has at least 20 files of the language)."""
+def real_files(work: Path) -> dict[str, list[Path]]:
+    """Source files per language, each language from one real repository: this repository's
+    Python, then the benchmark checkouts, then any other mirror in $BENCH_MIRRORS (its HEAD,
+    extracted under `work`); the first with at least MIN_FILES files of the language wins."""
     out: dict[str, list[Path]] = {"python": sorted(ROOT.glob("graphiq_ci/**/*.py"))}
-    by_repo: dict[str, Path] = {}
+    wanted = {spec.name for spec in LANGUAGES} - {"python"}
+    trees: dict[str, Path] = {}
     if (C.WORK / "checkouts").is_dir():
         for co in sorted((C.WORK / "checkouts").glob("*@*")):
             if co.is_dir():
-                by_repo.setdefault(co.name.split("@", 1)[0], co)
-    wanted = {spec.name for spec in LANGUAGES} - {"python"}
-    for co in by_repo.values():
-        by_lang: dict[str, list[Path]] = {}
-        for p in co.rglob("*"):
-            if ".git" in p.parts or ".graphiq" in p.parts or not p.is_file():
-                continue
-            lang = detect_language(str(p))
-            if lang in wanted and lang not in out:
-                by_lang.setdefault(lang, []).append(p)
-        for lang, files in by_lang.items():
-            if len(files) >= 20:
-                out[lang] = sorted(files)
+                trees.setdefault(co.name.split("@", 1)[0], co)
+    for tree in trees.values():
+        _take(out, tree, wanted)
+    for mirror in sorted(C.MIRRORS.glob("*/repo")) if C.MIRRORS.is_dir() else []:
+        if mirror.parent.name in trees or not wanted - set(out):
+            continue
+        paths = subprocess.run(["git", f"--git-dir={mirror}", "ls-tree", "-r", "--name-only",
+                                "HEAD"], capture_output=True, text=True).stdout.split("\n")
+        missing = wanted - set(out)
+        mine = [p for p in paths if p and detect_language(p) in missing]
+        langs = Counter(detect_language(p) for p in mine)
+        if any(n >= MIN_FILES for n in langs.values()):
+            dest = work / "repos" / mirror.parent.name
+            _extract(mirror, mine, dest)
+            _take(out, dest, wanted)
     return out
+
+
+def _extract(mirror: Path, paths: list[str], dest: Path) -> None:
+    """Those files of the mirror's HEAD, written under `dest` (a snapshot may lack a blob)."""
+    batch = subprocess.run(["git", f"--git-dir={mirror}", "cat-file", "--batch"],
+                           input="".join(f"HEAD:{p}\n" for p in paths).encode(),
+                           capture_output=True, check=True).stdout
+    at = 0
+    for path in paths:
+        end = batch.index(b"\n", at)
+        header = batch[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing": not in this snapshot
+        size = int(header[2])
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(batch[at:at + size])
+        at += size + 1
+
+
+def _take(out: dict[str, list[Path]], tree: Path, wanted: set[str]) -> None:
+    by_lang: dict[str, list[Path]] = {}
+    for p in tree.rglob("*"):
+        if ".git" in p.parts or ".graphiq" in p.parts or not p.is_file():
+            continue
+        lang = detect_language(str(p))
+        if lang in wanted and lang not in out:
+            by_lang.setdefault(lang, []).append(p)
+    for lang, files in by_lang.items():
+        if len(files) >= MIN_FILES:
+            out[lang] = sorted(files)
 
 
 def fixture_seeds(missing: set[str], work: Path) -> dict[str, list[Path]]:
@@ -135,7 +173,7 @@ class Tally:
 
 def fuzz_files(tally: Tally, budget: int, rng: random.Random, work: Path) -> dict[str, str]:
     work.mkdir(parents=True, exist_ok=True)
-    per_language = real_files()
+    per_language = real_files(work)
     seeds = fixture_seeds({spec.name for spec in LANGUAGES} - set(per_language), work)
     target = work / "input"
 
