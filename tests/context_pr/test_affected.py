@@ -78,9 +78,15 @@ def test_pytest_runs_exactly_the_affected_tests(shop: Repo) -> None:
 
 
 def test_a_changed_test_file_is_affected_by_its_own_change(shop: Repo) -> None:
+    """test_shipping reaches nothing the branch changed; editing it puts it in, whole."""
+    assert "test_shipping" not in affected(shop).stdout
     shop.edit("tests/test_shipping.py", '"o1"', '"o2"')
     out = affected(shop, "--format", "pytest")
-    assert "tests/test_shipping.py" in out.stdout.split()
+    assert out.returncode == 0, out.stderr
+    assert "tests/test_shipping.py" in out.stdout.split()  # the file, not one of its ids
+    files = {f["path"]: f for f in json.loads(affected(shop, "--format", "json").stdout)["files"]}
+    assert files["tests/test_shipping.py"]["changed"] is True
+    assert files["tests/test_shipping.py"]["cochanged"] is None
 
 
 def test_nothing_reached_is_an_empty_list_and_exit_0(shop: Repo) -> None:
