@@ -38,15 +38,17 @@ decode match search test exec log error warn info debug
 _TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
 
 
+_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+#: how far up a receiver type's supertypes a method is looked for
+MAX_BASE_DEPTH = 3
+
+
 @dataclass
 class _Def:
     id: int
     file_id: int
     qualified: str
     is_type: bool = False
-
-_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
-MAX_BASE_DEPTH = 3
 
 
 @dataclass
@@ -95,6 +97,14 @@ class NameTable:
                         if b not in order]
             order += frontier
         return order
+
+    def types_over(self, file_ids: set[int]) -> set[str]:
+        """The types defined in `file_ids` and every type that has one of them among its
+        bases: a call through any of these may resolve differently once those files change
+        (a base class swapped, a member moved), so its reference is resolved again."""
+        here = {d.qualified.rsplit(".", 1)[-1] for ds in self.by_name.values() for d in ds
+                if d.is_type and d.file_id in file_ids}
+        return here | {k for k in list(self.bases) if here & set(self.type_and_bases(k))}
 
     def defines_type(self, type_name: str) -> bool:
         return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
@@ -207,10 +217,11 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE file_id IN "
             f"({','.join(map(str, file_ids)) or 'NULL'})"
         )}
-        for chunk in _chunks(sorted(names), 500):
-            srcs |= {r[0] for r in conn.execute(
-                f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE name IN "
-                f"({','.join('?' * len(chunk))})", chunk)}
+        for column, values in (("name", names), ("receiver_type", t.types_over(file_ids))):
+            for chunk in _chunks(sorted(values), 500):
+                srcs |= {r[0] for r in conn.execute(
+                    f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
+                    f"({','.join('?' * len(chunk))})", chunk)}
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
               "receiver_type FROM refs")
     if srcs is None:

@@ -170,3 +170,25 @@ def test_a_standard_method_name_is_not_resolved_to_the_only_definition(
     edges = _edges(repo)
     assert not any(src == "env_pairs" and dst == "LazyDict.items" for src, dst, _ in edges)
     assert ("restock", "warehouse_refill", "calls") in edges  # a distinctive name still resolves
+
+
+def test_a_changed_base_class_re_resolves_calls_through_it_elsewhere(
+        make_repo: Callable[..., Path]) -> None:
+    """`r.send()` with `r = Retrying()` resolves through Retrying's bases; editing only the
+    bases (a file no caller is in, no name added) must re-resolve it, as a full index does."""
+    repo = make_repo({
+        "transport.py": "class Plain:\n    def send(self, r):\n        return r\n\n\n"
+                        "class Fancy:\n    def send(self, r):\n        return [r]\n\n\n"
+                        "class Retrying(Plain):\n    pass\n",
+        "client.py": "from transport import Retrying\n\n\n"
+                     "def call():\n    r = Retrying()\n    return r.send(1)\n",
+    })
+    run_index(repo)
+    assert ("call", "Plain.send", "calls") in _edges(repo)
+    source = (repo / "transport.py").read_text()
+    (repo / "transport.py").write_text(source.replace("(Plain):\n    pass", "(Fancy):\n    pass"))
+    run_index(repo)
+    incremental = _edges(repo)
+    assert ("call", "Fancy.send", "calls") in incremental
+    run_index(repo, full=True)
+    assert incremental == _edges(repo)
