@@ -38,9 +38,8 @@ def changed_file_lines(diff: BranchDiff, hunks: dict[str, list[Hunk]]) -> list[C
     return out
 
 
-def signature_lines(root: Path, path: str, line: int, end_line: int) -> range:
+def signature_lines(lines: list[str], line: int, end_line: int) -> range:
     """The lines of a definition's signature: from its first line to the one opening its body."""
-    lines = read_lines(root, path)
     last = min(end_line, line + MAX_SIGNATURE_LINES - 1, len(lines))
     for n in range(line, last + 1):
         if lines[n - 1].rstrip().endswith(_BODY_OPENERS) or "{" in lines[n - 1]:
@@ -49,12 +48,17 @@ def signature_lines(root: Path, path: str, line: int, end_line: int) -> range:
 
 
 def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
-                   changed_lines: dict[str, set[int]]) -> list[SymbolChange]:
+                   changed_lines: dict[str, set[int]],
+                   sources: dict[str, list[str]]) -> list[SymbolChange]:
+    """`sources`: files already read (the code units'), added to as more are needed."""
     out = []
     for i in changed:
-        touched = changed_lines.get(g.path(i), set())
+        path = g.path(i)
+        touched = changed_lines.get(path, set())
+        if path not in sources:
+            sources[path] = read_lines(root, path)
         signature = (g.kinds[i] in _CALLABLES and bool(
-            touched & set(signature_lines(root, g.path(i), g.lines[i], g.end_lines[i]))))
+            touched & set(signature_lines(sources[path], g.lines[i], g.end_lines[i]))))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
         sites = [CallSite(p.qualified, p.file, p.at or p.line, _updated(p.file, p.line,
                                                                       p.end_line, changed_lines))

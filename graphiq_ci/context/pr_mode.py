@@ -133,7 +133,8 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     if diff.notes:  # how the comparison had to be made (shallow clone, no trunk): one line
         ctx.notes.append("; ".join(diff.notes))
     ctx.changed_files = changed_file_lines(diff, hunks)
-    ctx.changes = symbol_changes(store, g, root, chosen["changed"], changed_lines)
+    ctx.changes = symbol_changes(store, g, root, chosen["changed"], changed_lines,
+                                 ctx.code.sources)
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
     ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}

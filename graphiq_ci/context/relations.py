@@ -133,6 +133,7 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
     rel = Relations(place(g, i), i)
     seen: set[int] = set()
     own = {j for j, _, _ in g.inc[i]}
+    through = [g.parent[i], *overridden(g, i)]  # what a call not naming `i` itself names
     for j, _, code in incoming(g, i):
         if j in seen or g.kinds[j] == "file" and code not in USES:
             continue
@@ -141,8 +142,7 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
             rel.callers if code in USES else None
         if group is not None and len(group) < limit:  # a hub's 1000th caller costs no query
             # the call names `i`, its type (an instantiation) or a method it overrides
-            targets = [i] if j in own else [g.parent[i], *overridden(g, i)]
-            group.append(place(g, j, _call_line(store, g, j, targets)))
+            group.append(place(g, j, _call_line(store, g, j, [i] if j in own else through)))
     rel.callees = [place(g, j) for j in dict.fromkeys(
         j for j, _, code in g.out[i] if code in USES and g.kinds[j] != "file")][:limit]
     return rel

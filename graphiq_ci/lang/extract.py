@@ -223,12 +223,11 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
                     deep.append((node.start_byte, EdgeKind.SHARES_TYPE, name))
             elif key == "binding":
-                var, attr = caps.get("name"), caps.get("attribute")
-                declared, built = caps.get("type"), caps.get("constructs")
-                if (var or attr) and (declared or built):
-                    bindings.append((node.start_byte, _text((var or attr or [node])[0]),
-                                     attr is not None, _text((declared or built or [node])[0]),
-                                     declared is not None))
+                named = caps.get("name") or caps.get("attribute")
+                typed = caps.get("type") or caps.get("constructs")
+                if named and typed:
+                    bindings.append((node.start_byte, _text(named[0]), "attribute" in caps,
+                                     _text(typed[0]), "type" in caps))
             elif key == "deep.field":
                 deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, _text(node)))
             elif key == "deep.literal":

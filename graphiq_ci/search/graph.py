@@ -15,6 +15,7 @@ lives in the repository's tree.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 import os
@@ -646,15 +647,16 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     except _Corrupt as exc:
         _set_aside(path, str(exc))
     g = build(store)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
     try:
         _remove_orphans(path)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
         with open(tmp, "wb") as out:
             phase("graph-cache")  # the file exists from here: a kill leaves an orphan
             out.write(_dump(g))
         os.replace(tmp, path)
     except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32
-        pass
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)  # a graph that cannot be stored leaves no half file
     return g
 
 
