@@ -49,14 +49,8 @@ CODE_EXT = {".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".go", ".rs", ".java", 
 _AFFIX = re.compile(r"^(test_|tests?_)|(_test|_tests|Tests?|\.test|\.spec|_spec)$")
 
 
-def _mirror_git(mirror: Path, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={mirror}", *args], capture_output=True, text=True,
-                          check=True).stdout
-
-
-def _repo_git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
-                          check=True).stdout
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
 
 
 def is_code(path: str) -> bool:
@@ -68,10 +62,10 @@ def mine(tasks: list[dict]) -> list[dict]:
     out = []
     for t in tasks:
         mirror = C.mirror(t["repo"])
-        changed = _mirror_git(mirror, "diff", "--name-only", "--no-renames", t["base_commit"],
-                              t["commit"]).split()
-        at_base = set(_mirror_git(mirror, "ls-tree", "-r", "--name-only", t["base_commit"])
-                      .split("\n"))
+        git_dir = f"--git-dir={mirror}"
+        changed = _git(git_dir, "diff", "--name-only", "--no-renames", t["base_commit"],
+                       t["commit"]).split()
+        at_base = set(_git(git_dir, "ls-tree", "-r", "--name-only", t["base_commit"]).split("\n"))
         tests = sorted(p for p in changed if is_test_path(p) and is_code(p) and p in at_base)
         source = sorted(p for p in changed if is_code(p) and not is_test_path(p))
         if tests and source:
@@ -81,7 +75,7 @@ def mine(tasks: list[dict]) -> list[dict]:
 
 def apply_source_change(repo: Path, t: dict) -> None:
     """A branch at the base holding the PR's source files (not its tests), dated as the PR."""
-    _repo_git(repo, "checkout", "-q", "-B", BRANCH, "base")
+    _git("-C", str(repo), "checkout", "-q", "-B", BRANCH, "base")
     for path in t["source_files"]:
         target = repo / path
         try:
@@ -92,10 +86,8 @@ def apply_source_change(repo: Path, t: dict) -> None:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    date = _repo_git(repo, "log", "-1", "--format=%aI", t["commit"]).strip()
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench",
-                    "-c", "user.email=bench@localhost", "add", "-A", "--", *t["source_files"]],
-                   check=True, capture_output=True)
+    date = _git("-C", str(repo), "log", "-1", "--format=%aI", t["commit"]).strip()
+    _git("-C", str(repo), "add", "-A", "--", *t["source_files"])
     subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench",
                     "-c", "user.email=bench@localhost", "commit", "-q", "--no-verify", "-m",
                     t["task"][:200] or "the PR's source change"], check=True,
@@ -104,8 +96,8 @@ def apply_source_change(repo: Path, t: dict) -> None:
 
 
 def restore(repo: Path) -> None:
-    _repo_git(repo, "checkout", "-q", "-f", "base")
-    _repo_git(repo, "branch", "-q", "-D", BRANCH)
+    _git("-C", str(repo), "checkout", "-q", "-f", "base")
+    _git("-C", str(repo), "branch", "-q", "-D", BRANCH)
 
 
 def graphiq(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -116,7 +108,8 @@ def graphiq(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def by_convention(repo: Path, source: list[str]) -> set[str]:
     """Test files whose name, without test affixes, is a changed file's name."""
     stems = {posixpath.splitext(posixpath.basename(p))[0].lower() for p in source}
-    tests = [p for p in _repo_git(repo, "ls-files").split("\n") if is_test_path(p) and is_code(p)]
+    tests = [p for p in _git("-C", str(repo), "ls-files").split("\n")
+             if is_test_path(p) and is_code(p)]
     return {p for p in tests
             if _AFFIX.sub("", posixpath.splitext(posixpath.basename(p))[0]).lower() in stems}
 
@@ -184,7 +177,7 @@ def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[
         if called_elsewhere(repo, sym["name"], definition_lines(repo, sym["name"])):
             wanted += 1
             named += bool(change["call_sites"])
-    diff = _repo_git(repo, "diff", "-U0", "base", BRANCH, "--", *t["source_files"])
+    diff = _git("-C", str(repo), "diff", "-U0", "base", BRANCH, "--", *t["source_files"])
     added = [ln[1:].strip() for ln in diff.split("\n")
              if ln.startswith("+") and not ln.startswith("+++") and len(ln[1:].strip()) > 3]
     shown_text = {ln.strip() for ln in comment.split("\n")}
@@ -194,8 +187,8 @@ def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[
 def run_task(t: dict) -> Row | str:
     ev = C.load_bench_module("eval")
     repo = Path(ev.materialise(t["repo"], t["base_commit"], str(C.mirror(t["repo"])))[0])
-    apply_source_change(repo, t)
     try:
+        apply_source_change(repo, t)
         row = Row(t["id"], t["repo"], gold=set(t["test_files"]))
         aff = graphiq(repo, "affected", "--base", "base", "--format", "json")
         if aff.returncode != 0:
