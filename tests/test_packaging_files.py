@@ -132,3 +132,32 @@ def test_the_manifest_validator_is_not_a_rubber_stamp(tmp_path):
 
     with pytest.raises(InvalidManifestError):
         load_manifest(str(bad))
+
+
+def test_the_wheel_ships_the_templates_and_queries_and_renders_from_them(tmp_path):
+    """templates/ lives at the repository root; the wheel must still carry it, as
+    graphiq_ci.templates, with every language query, and an install must render with it."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("graphiq_ci-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = {p.name for p in (ROOT / "templates").glob("*.md.j2")}
+    assert templates == {"markdown.md.j2", "prompt.md.j2", "pr_comment.md.j2"}
+    assert {f"graphiq_ci/templates/{t}" for t in templates} <= names
+    queries = {p.name for p in (ROOT / "graphiq_ci/lang/queries").glob("*.scm")}
+    assert queries and {f"graphiq_ci/lang/queries/{q}" for q in queries} <= names
+    assert not any(n.startswith("templates/") for n in names)  # no top-level package
+    # the installed wheel renders: unpack it and import from there, not from this checkout
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = ("import graphiq_ci.render.output as o, sys; "
+            "assert o.__file__.startswith(sys.argv[1]), o.__file__; "
+            "print(o._environment().get_template('prompt.md.j2').filename)")
+    out = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path,
+                         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(site / "graphiq_ci" / "templates" / "prompt.md.j2")

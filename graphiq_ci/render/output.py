@@ -108,7 +108,7 @@ class _Sandbox(SandboxedEnvironment):
 def _environment(search_path: str | None = None) -> SandboxedEnvironment:
     loader: jinja2.BaseLoader
     if search_path is None:
-        loader = jinja2.PackageLoader("graphiq_ci", "templates")
+        loader = jinja2.PackageLoader("graphiq_ci.templates", ".")
     else:
         loader = _ConfinedLoader(search_path)
     env = _Sandbox(loader=loader, autoescape=False, keep_trailing_newline=True,
