@@ -7,7 +7,8 @@ The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goe
    the budget whole is one piece worth its score; a bigger one is two, its core (signature, the
    lines a PR changed, the lines that use the task's words, the closing line, `…` where lines
    are left out: never just its head) and then the rest of it, grown around those lines while
-   room lasts. So a dominant long definition gets most of the budget, a weak one its core;
+   room lasts. So a dominant long definition gets most of the budget, a weak one its core; a
+   unit that no longer fits whole when its turn comes is shown as its core;
 2. with room left, whatever else fits whole, best first; then every big unit grows further;
 3. a file whose remaining lines cost little more than what is already taken is shown whole,
    and gaps of a line or two between shown runs are filled (cheaper to read than a marker).
@@ -237,7 +238,10 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
             break
         u, f = piece.unit, p.file(piece.unit.file)
         if piece.part == "whole":
-            p.take(u, f, _lines_of(u) - f.chosen)
+            if not p.take(u, f, _lines_of(u) - f.chosen):
+                # denser pieces took the room it needed whole: its signature and the lines
+                # that use the task's words still fit, and may grow later
+                p.take(u, f, p.shortened(u, f, p.room), shortened=True)
         elif piece.part == "core":
             p.take(u, f, p.shortened(u, f, min(p.room, cap)), shortened=True)
         else:  # the rest grows what its core showed; before its core it finds nothing to grow
@@ -246,7 +250,8 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
         f = p.file(u.file)
         p.take(u, f, _lines_of(u) - f.chosen)
     for piece in pieces:
-        if piece.part == "rest":
+        if piece.part == "rest" or (piece.part == "whole" and _lines_of(piece.unit) - p.file(
+                piece.unit.file).chosen):
             p.widen(piece.unit)
     p.whole_files()
     p.fill_gaps()

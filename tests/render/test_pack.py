@@ -173,6 +173,35 @@ def test_a_shortened_unit_keeps_signature_matching_line_and_end(tmp_path: Path,
     assert f"\n{MARKER}\n" in out.text
 
 
+def test_the_best_unit_is_shortened_when_denser_units_took_its_room(tmp_path: Path) -> None:
+    """The best unit fits its share of the budget whole, but twenty small, weaker units are
+    denser and go first; when its turn comes it no longer fits whole. It must still show its
+    signature and the line that uses the task's word, not vanish."""
+    body = [f"    step_{i} = ledger.post(bank.line({i}), strict)" for i in range(28)]
+    body[20] = DEEP
+    big = [SIGNATURE, *body, CLOSING]
+    small = [line for i in range(20) for line in
+             (f"def helper_{i}(ledger):", f"    return ledger.total({i})", "")]
+    (tmp_path / "books.py").write_text("\n".join(big) + "\n")
+    (tmp_path / "helpers.py").write_text("\n".join(small) + "\n")
+    units = [CodeUnit("books.py", "reconcile_month", "reconcile_month", "function", 1, len(big),
+                      [(1, len(big))], 1.0, symbol_id=1)]
+    units += [CodeUnit("helpers.py", f"helper_{i}", f"helper_{i}", "function", 3 * i + 1,
+                       3 * i + 2, [(3 * i + 1, 3 * i + 2)], 0.6, symbol_id=2 + i)
+              for i in range(20)]
+    cc = CodeCandidates(units, {"books.py": big, "helpers.py": small[:-1]},
+                        {"books.py": "python", "helpers.py": "python"})
+    budget = 600
+    assert 0.5 * budget < count_tokens("\n".join(big)) < 0.7 * budget  # one whole piece
+    snippets = pack(cc, ["chargeback"], budget)
+    by_file = {sn.file: sn for sn in snippets}
+    assert set(by_file) == {"books.py", "helpers.py"}
+    assert by_file["helpers.py"].symbols, "the denser units went first"
+    code = by_file["books.py"].code.splitlines()
+    assert by_file["books.py"].shortened and code[0] == SIGNATURE and DEEP in code
+    assert sum(count_tokens(sn.code) for sn in snippets) <= budget
+
+
 # d. the JSON's snippets are the code blocks its prompt shows
 
 
