@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from graphiq_ci.search.graph import GraphIndex, load_graph
+from graphiq_ci.search.graph import GraphIndex
+from graphiq_ci.search.graph_cache import load_graph
 from graphiq_ci.search.pipeline import Hit, SearchResult, rank, search
 from graphiq_ci.search.score import Boosts
 

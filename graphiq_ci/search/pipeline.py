@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphiq_ci.search.graph import GraphIndex, load_graph
+from graphiq_ci.search.graph import GraphIndex
+from graphiq_ci.search.graph_cache import load_graph
 from graphiq_ci.search.query import Query, parse_query
 from graphiq_ci.search.score import Boosts, Scored, score_all
 from graphiq_ci.search.seeds import Seeds, collect

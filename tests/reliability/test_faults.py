@@ -186,7 +186,7 @@ def test_a_damaged_database_is_set_aside_and_rebuilt(indexed: Path) -> None:
 
 
 def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
-    from graphiq_ci.search.graph import _MAGIC
+    from graphiq_ci.search.graph_cache import _MAGIC
 
     cache = indexed / ".graphiq" / "graph.bin.zst"
     first = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
@@ -228,7 +228,7 @@ def _edit_sections(good: bytes, damage: str) -> bytes:
 
     import zstandard
 
-    from graphiq_ci.search.graph import _SECTIONS
+    from graphiq_ci.search.graph_cache import _SECTIONS
 
     payload = zstandard.ZstdDecompressor().decompress(good[12:])
     count = struct.unpack_from("<I", payload)[0]

@@ -11,19 +11,17 @@ import pytest
 import zstandard
 
 from graphiq_ci.index import run_index
-from graphiq_ci.search.graph import (
+from graphiq_ci.search.graph import GraphIndex, build
+from graphiq_ci.search.graph_cache import (
     _MAGIC,
     _SECTIONS,
     CACHE_NAME,
-    Adjacency,
-    GraphIndex,
-    TermSets,
     _Corrupt,
     _dump,
     _load,
-    build,
     load_graph,
 )
+from graphiq_ci.search.graph_views import Adjacency, TermSets
 from graphiq_ci.store import Store, index_dir, open_store
 
 SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "shop"
