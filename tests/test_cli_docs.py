@@ -43,9 +43,10 @@ def test_help_lists_every_command() -> None:
         assert name in out
 
 
-def test_option_help_survives_rich_markup() -> None:
-    """Typer renders help through rich, which eats `[...]` as markup: "Token budget
-    [default: 1800]." printed as "Token budget .". No option's help may lose words so."""
+def test_option_help_loses_no_words() -> None:
+    """Typer's rich help ate `[...]` as markup: "Token budget [default: 1800]." printed as
+    "Token budget .". Help is plain now (rich cost half the start-up); no option's help may
+    lose words either way."""
     from graphiq_ci.cli import _register_commands
 
     _register_commands()
