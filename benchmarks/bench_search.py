@@ -175,6 +175,19 @@ def main() -> int:
     rows.append(("in-process rank(store, graph, q), graph held", ms(C.median(held)),
                  ms(C.p90(held)), str(len(held))))
 
+    # Start-up: what every CLI call pays before any work, against the bare interpreter.
+    def wall(cmd: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        return time.perf_counter() - t0
+
+    bare = [wall([sys.executable, "-c", "pass"]) for _ in range(7)]
+    helps = [wall([gq, "--help"]) for _ in range(7)]
+    rows.append(("`python -c pass` (the interpreter alone)", ms(C.median(bare)),
+                 ms(C.p90(bare)), str(len(bare))))
+    rows.append(("`graphiq-ci --help` (process start to exit)", ms(C.median(helps)),
+                 ms(C.p90(helps)), str(len(helps))))
+
     def cli_cmd(query: str) -> list[str]:
         return [gq, "search", query, "--repo", str(root), "--json"]
 
