@@ -6,18 +6,25 @@ table row for row (ids included), of FTS rankings, and of `search` and `context`
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import os
+import re
 import shutil
 import sqlite3
 import struct
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from graphiq_ci.index import run_index
 from graphiq_ci.index.shard import shard_of
-from tests.conftest import git
+from tests.conftest import PROJECT_ROOT, git
 from tests.context.conftest import SHOP, run_cli
 
 #: beside the shop fixture (Python and TypeScript calling across files): Go and more Python
@@ -247,3 +254,67 @@ def test_a_merge_over_an_older_index_replaces_it_and_its_graph(shop: Path) -> No
     merged_rows = snapshot(shop)
     cli("index", "--repo", str(shop), "--full")
     assert snapshot(shop) == merged_rows
+
+
+def _recipe() -> dict[str, Any]:
+    """The sharded workflow the README shows, parsed."""
+    text = (PROJECT_ROOT / "README.md").read_text()
+    start = text.index("# .github/workflows/graphiq-index.yml")
+    data = yaml.safe_load(text[start:text.index("```", start)])
+    assert isinstance(data, dict)
+    return data
+
+
+def _expand(value: str, **context: str) -> str:
+    """`${{ a.b }}` expressions of the recipe, from `context` ({"a.b": ...})."""
+    return re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: context[m[1]], value)
+
+
+def test_the_readme_recipe_runs_shards_and_a_merge(shop: Path, tmp_path: Path) -> None:
+    """The recipe's job graph, and its own commands run as its jobs would (artifacts copied)."""
+    recipe = _recipe()
+    n = int(recipe["env"]["SHARDS"])
+    shard_job, merge_job = recipe["jobs"]["shard"], recipe["jobs"]["merge"]
+    assert shard_job["strategy"]["matrix"]["shard"] == list(range(1, n + 1))
+    assert merge_job["needs"] in ("shard", ["shard"])
+
+    def step(job: dict[str, Any], uses: str = "", runs: str = "") -> dict[str, Any]:
+        found = [s for s in job["steps"] if (uses and s.get("uses", "").startswith(uses))
+                 or (runs and runs in s.get("run", ""))]
+        assert len(found) == 1, (uses, runs)
+        return found[0]
+
+    action = yaml.safe_load((PROJECT_ROOT / "action.yml").read_text())
+    trunk_save = next(s for s in action["runs"]["steps"]
+                      if s.get("name") == "Save the trunk's index")
+    save = step(merge_job, uses="actions/cache/save")
+    assert save["with"] == {"path": trunk_save["with"]["path"], "key": trunk_save["with"]["key"]}
+    assert step(merge_job, uses="actions/checkout")["with"]["fetch-depth"] == 0
+
+    cli("index", "--repo", str(shop), "--full")
+    full = snapshot(shop)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "SHARDS": str(n)}
+    merge_temp = tmp_path / "merge-runner"
+    download = step(merge_job, uses="actions/download-artifact")["with"]
+    shard_dir = Path(_expand(download["path"], **{"runner.temp": str(merge_temp)}))
+    shard_dir.mkdir(parents=True)
+    index_step = step(shard_job, runs="graphiq-ci index --shard")
+    upload = step(shard_job, uses="actions/upload-artifact")["with"]
+    for i in range(1, n + 1):
+        temp = tmp_path / f"runner-{i}"
+        temp.mkdir()
+        step_env = {k: _expand(v, **{"matrix.shard": str(i)})
+                    for k, v in index_step.get("env", {}).items()}
+        subprocess.run(["bash", "-ec", index_step["run"]], cwd=shop, check=True,
+                       env={**env, **step_env, "RUNNER_TEMP": str(temp)})
+        artifact = Path(_expand(upload["path"], **{"runner.temp": str(temp), "matrix.shard": str(i),
+                                                   "env.SHARDS": str(n)}))
+        assert fnmatch.fnmatch(_expand(upload["name"], **{"matrix.shard": str(i)}),
+                               download["pattern"])
+        shutil.copy(artifact, shard_dir / artifact.name)  # upload, then download-artifact
+    merge_run = step(merge_job, runs="graphiq-ci index --merge")["run"]
+    subprocess.run(["bash", "-ec", merge_run], cwd=shop, check=True,
+                   env={**env, "RUNNER_TEMP": str(merge_temp)})
+    assert snapshot(shop) == full
+    assert run_index(shop).parsed == []
