@@ -41,9 +41,10 @@ def register(app: typer.Typer) -> None:
         merge: bool = typer.Option(
             False, "--merge", help="Merge the SHARD files into .graphiq/graphiq.db and resolve."),
         shards: list[Path] = typer.Argument(
-            None, metavar="[SHARD]...", help="Shard files, with --merge.", show_default=False),
+            None, metavar="SHARD", help="Shard files, with --merge.", show_default=False),
     ) -> None:
-        """Index a repository into .graphiq/graphiq.db (incremental by default)."""
+        """Index a repository into .graphiq/graphiq.db (incremental by default), or one shard of
+        it for a CI job (--shard), or merge the shards into it (--merge)."""
         if shard or merge or out or shards:
             guarded(lambda: _check_modes(shard, out, merge, shards or [], full or hook))
             if merge:
