@@ -1,13 +1,16 @@
 """Scale benchmark: a generated repository of ~200k symbols, indexed and queried by the CLI.
 
-    python benchmarks/bench_scale.py [--files 2000] [--funcs 100] [--keep DIR]
+    python benchmarks/bench_scale.py [--files 2000] [--funcs 100] [--shards 4] [--keep DIR]
 
 Generates FILES Python modules of FUNCS small functions each (cross-module calls and imports,
 so resolution and the graph have real work), runs `graphiq-ci index` as a child process and
 reports wall time and peak RSS (ru_maxrss of the largest process of the tree, from wait4; the
 parse workers are children too, so their peak counts), then times a few `search` and
-`context` queries (process start included, the graph cache warm after the first). Not part
-of the test suite: it takes minutes. The goal: peak RSS within 2 GiB, queries interactive.
+`context` queries (process start included, the graph cache warm after the first). Then it
+indexes the same repository as SHARDS shards (`index --shard I/N`, one after another, each
+with the machine to itself as a CI matrix job has) and times `index --merge`, beside the full
+index. Not part of the test suite: it takes minutes. The goal: peak RSS within 2 GiB,
+queries interactive.
 """
 
 from __future__ import annotations
@@ -58,10 +61,31 @@ def timed(args: list[str]) -> tuple[float, int, int]:
     return wall, peak, proc.returncode
 
 
+def sharded(cli: list[str], root: Path, n: int, full: float) -> None:
+    """`index --shard I/N` for each I in turn, then `index --merge`, beside the full index."""
+    out = root / ".graphiq"  # where --shard writes by default
+    walls, peaks = [], []
+    for i in range(1, n + 1):
+        wall, peak, rc = timed([*cli, "index", "--repo", str(root), "--shard", f"{i}/{n}"])
+        walls.append(wall)
+        peaks.append(peak)
+    print(f"index --shard I/{n}, one after another: " + ", ".join(f"{w:.1f}" for w in walls)
+          + f" s (sum {sum(walls):.1f}s, longest {max(walls):.1f}s), "
+          f"peak RSS {max(peaks) / 2**20:.0f} MiB")
+    merge, peak, rc = timed([*cli, "index", "--repo", str(root), "--merge",
+                             *map(str, sorted(out.glob(f"shard-*-of-{n}.db")))])
+    print(f"index --merge: {merge:.1f}s wall, peak RSS {peak / 2**20:.0f} MiB, exit {rc}")
+    after = subprocess.run([*cli, "index", "--repo", str(root)], capture_output=True,
+                           text=True).stdout.strip()
+    print(f"full index {full:.1f}s vs {n} parallel jobs: longest shard + merge = "
+          f"{max(walls) + merge:.1f}s ({(max(walls) + merge) / full:.2f}x); then `index`: {after}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--funcs", type=int, default=100)
+    ap.add_argument("--shards", type=int, default=4, help="shards to time (0: none)")
     ap.add_argument("--keep", type=Path, help="generate here and keep it")
     args = ap.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="graphiq-scale-")) / "repo"
@@ -71,8 +95,8 @@ def main() -> int:
         generate(root, args.files, args.funcs)
         print(f"generated {args.files} files x {args.funcs} functions in "
               f"{time.perf_counter() - t0:.1f}s at {root}")
-        wall, peak, rc = timed([*cli, "index", "--repo", str(root)])
-        print(f"index (full, first run): {wall:.1f}s wall, peak RSS {peak / 2**20:.0f} MiB"
+        full, peak, rc = timed([*cli, "index", "--repo", str(root)])
+        print(f"index (full, first run): {full:.1f}s wall, peak RSS {peak / 2**20:.0f} MiB"
               f" ({'within' if peak < 2 * GIB else 'OVER'} 2 GiB), exit {rc}")
         stats = subprocess.run([*cli, "stats", "--repo", str(root)], capture_output=True,
                                text=True).stdout.splitlines()[:1]
@@ -86,6 +110,8 @@ def main() -> int:
         for q in queries:
             wall, peak, rc = timed([*cli, *q, "--repo", str(root)])
             print(f"{' '.join(q)[:60]:<60} {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB  exit {rc}")
+        if args.shards:
+            sharded(cli, root, args.shards, full)
         return 0
     finally:
         if args.keep is None:

@@ -21,9 +21,7 @@ import pathspec
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index.deep import rebuild_deep_edges
-from graphiq_ci.index.resolve import resolve
-from graphiq_ci.index.roles import mark_hubs
+from graphiq_ci.index.finish import finish_resolution, record_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.phases import phase
@@ -286,16 +284,26 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
     return report
 
 
-def _selected(files: list[FileStat], config: Config) -> list[FileStat]:
-    """`include` / `exclude` globs from `.graphiq.yml` (gitignore syntax)."""
+def selected(files: list[FileStat], config: Config) -> list[FileStat]:
+    """`include` / `exclude` globs from `.graphiq.yml` (gitignore syntax); the order kept is the
+    order a full run writes files in, which a merge of shards reproduces."""
     include = pathspec.GitIgnoreSpec.from_lines(config.include) if config.include else None
     exclude = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
     return [f for f in files if (include is None or include.match_file(f.path))
             and not (exclude is not None and exclude.match_file(f.path))]
 
 
+def index_part(store: Store, root: Path, config: Config, part: Callable[[str], bool],
+               progress: Progress | None = None) -> IndexReport:
+    """Parse and write, from scratch into `store`, only the files `part` accepts (a shard).
+
+    Resolution, deep edges, hubs and history need the whole repository: the merge does them.
+    """
+    return _run(store, root, True, config, progress, part)
+
+
 def _run(store: Store, root: Path, full: bool, config: Config,
-         progress: Progress | None) -> IndexReport:
+         progress: Progress | None, part: Callable[[str], bool] | None = None) -> IndexReport:
     report = IndexReport(notes=list(store.notes))
     conn = store.conn
     if full:
@@ -303,7 +311,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
                           "files_fts"):
                 conn.execute(f"DELETE FROM {table}")
-    on_disk = _selected(list_files(root), config)
+    on_disk = [f for f in selected(list_files(root), config) if part is None or part(f.path)]
     report.files_seen = len(on_disk)
     known = {p: (m, s, h) for p, m, s, h in
              conn.execute("SELECT path, mtime_ns, size, content_hash FROM files")}
@@ -362,25 +370,12 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                 writer.delete(path)
         report.deleted = gone
 
+    if part is not None:
+        return report
     if report.changed or pending or full:
         everything = full or pending or writer.files_added_or_removed
-        with store.transaction():
-            phase("resolve")
-            resolve(store, None if everything else writer.file_ids, writer.names)
-            tokens_ = None if (full or pending) else writer.tokens | {
-                ("comment_ref", n) for n in writer.names}
-            phase("deep-edges")
-            rebuild_deep_edges(store, tokens_)
-            mark_hubs(store)
-            store.set_meta("generation", str(store.generation + 1))
-            store.set_meta("pending", "0")
-    head = current_head(root)
-    if head != store.get_meta("indexed_head") or full:
-        from graphiq_ci.index.history import refresh_history  # GitPython: only when HEAD moved
-
-        phase("history")
-        report.notes += refresh_history(store, root, config.cochange_commits)
-    with store.transaction():
-        store.set_meta("indexed_head", head)
-        store.set_meta("indexed_at", str(time.time()))
+        tokens_ = None if (full or pending) else writer.tokens | {
+            ("comment_ref", n) for n in writer.names}
+        finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
+    report.notes += record_history(store, root, config, full, current_head(root))
     return report

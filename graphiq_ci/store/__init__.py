@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
-from graphiq_ci.store.connection import DB_NAME, INDEX_DIR, Store, index_dir, open_store
+from graphiq_ci.store.connection import (
+    DB_NAME,
+    INDEX_DIR,
+    Store,
+    create_store,
+    index_dir,
+    open_store,
+)
 
-__all__ = ["DB_NAME", "INDEX_DIR", "Store", "index_dir", "open_store"]
+__all__ = ["DB_NAME", "INDEX_DIR", "Store", "create_store", "index_dir", "open_store"]

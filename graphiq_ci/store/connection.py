@@ -197,6 +197,22 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
     return Store(conn, path, notes)
 
 
+def create_store(path: Path) -> Store:
+    """A new, empty index at `path`, for a file that is not the repository's index: a shard, or
+    a merge still being built. Whatever was at `path` (and its WAL) is removed first."""
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        conn = _connect(path)
+        conn.executescript(DDL)
+        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)",
+                     (str(SCHEMA_VERSION),))
+    except (sqlite3.Error, OSError) as exc:
+        why = _explain(exc) if isinstance(exc, sqlite3.Error) else exc.strerror
+        raise GraphiqError(f"cannot create {path}: {why}") from None
+    return Store(conn, path, [])
+
+
 @contextlib.contextmanager
 def _open_lock(path: Path) -> Iterator[None]:
     """An exclusive advisory lock held while the index file is checked and maybe replaced."""
