@@ -137,12 +137,22 @@ def test_the_manifest_validator_is_not_a_rubber_stamp(tmp_path):
 def test_the_wheel_ships_the_templates_and_queries_and_renders_from_them(tmp_path):
     """templates/ lives at the repository root; the wheel must still carry it, as
     graphiq_ci.templates, with every language query, and an install must render with it."""
+    import shutil
     import subprocess
     import sys
     import zipfile
 
+    # from the files git tracks only: a checkout's build/ and *.egg-info/ leak stale modules
+    # into a wheel built in place, hiding a package the build itself would leave out
+    src = tmp_path / "src"
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], check=True,
+                             capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, tracked):
+        if (ROOT / rel).is_file():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, src / rel)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+                    str(tmp_path), str(src)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("graphiq_ci-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     templates = {p.name for p in (ROOT / "templates").glob("*.md.j2")}
@@ -151,6 +161,8 @@ def test_the_wheel_ships_the_templates_and_queries_and_renders_from_them(tmp_pat
     queries = {p.name for p in (ROOT / "graphiq_ci/lang/queries").glob("*.scm")}
     assert queries and {f"graphiq_ci/lang/queries/{q}" for q in queries} <= names
     assert not any(n.startswith("templates/") for n in names)  # no top-level package
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "graphiq_ci").rglob("*.py")}
+    assert sources and sources <= names, sorted(sources - names)  # every module ships
     # the installed wheel renders: unpack it and import from there, not from this checkout
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
