@@ -28,6 +28,7 @@ from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
+from graphiq_ci.store.graph_log import close_graph_log
 from graphiq_ci.text import tokens
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
@@ -298,6 +299,9 @@ def _run(store: Store, root: Path, full: bool, config: Config,
          progress: Progress | None) -> IndexReport:
     report = IndexReport(notes=list(store.notes))
     conn = store.conn
+    if full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone():
+        with store.transaction():  # every symbol is new: logging each would only cost time
+            store.set_meta("graph_log", "off")
     if full:
         with store.transaction():
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
@@ -372,6 +376,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             phase("deep-edges")
             rebuild_deep_edges(store, tokens_)
             mark_hubs(store)
+            close_graph_log(store, store.generation + 1)
             store.set_meta("generation", str(store.generation + 1))
             store.set_meta("pending", "0")
     head = current_head(root)
@@ -384,3 +389,4 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         store.set_meta("indexed_head", head)
         store.set_meta("indexed_at", str(time.time()))
     return report
+
