@@ -26,8 +26,8 @@ from typing import Any
 import zstandard
 
 from graphiq_ci.phases import phase
-from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build, idf_weight
-from graphiq_ci.search.graph_views import Adjacency, Edge, LazyDict, NeighborTerms, TermSets
+from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build, lazy_lookups
+from graphiq_ci.search.graph_views import Adjacency, Edge, NeighborTerms, TermSets
 from graphiq_ci.store import Store, index_dir
 
 CACHE_NAME = "graph.bin.zst"
@@ -238,12 +238,6 @@ def _decode(gen: int, frame: memoryview) -> GraphIndex:
     out = Adjacency(s["out.off"], s["out.to"], s["out.weight"], s["out.code"])
     inc = Adjacency(s["inc.off"], s["inc.to"], s["inc.weight"], s["inc.code"])
 
-    def by_name() -> dict[str, list[int]]:
-        found: dict[str, list[int]] = {}
-        for i, lower in enumerate(map(str.lower, names)):
-            found.setdefault(lower, []).append(i)
-        return found
-
     return GraphIndex(
         generation=gen, ids=ids, names=names, qualified=s["qualified"], kinds=s["kinds"],
         file_of=s["file_of"], lines=s["lines"], end_lines=s["end_lines"],
@@ -251,11 +245,9 @@ def _decode(gen: int, frame: memoryview) -> GraphIndex:
         terms=TermSets(vocab, s["terms.off"], s["terms.ids"]),
         name_terms=name_terms, neighbor_terms=NeighborTerms(name_terms, out, inc),
         degree=s["degree"], out=out, inc=inc,
-        idf=LazyDict(lambda: {t: idf_weight(c, n) for t, c in zip(vocab, df, strict=True) if c}),
         median_idf=s["median_idf"][0], paths=s["paths"],
         path_is_test=list(map(bool, s["path_is_test"])), file_symbol=s["file_symbol"],
-        by_name=LazyDict(by_name),
-        pos_of_id=LazyDict(lambda: dict(zip(ids, range(n), strict=True))), term_df=df,
+        term_df=df, **lazy_lookups(ids, names, vocab, df),
     )
 
 

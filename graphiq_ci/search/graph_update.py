@@ -25,12 +25,12 @@ from graphiq_ci.search.graph import (
     GraphIndex,
     edge_order,
     idf_weight,
+    lazy_lookups,
     name_terms_of,
 )
 from graphiq_ci.search.graph_views import (
     EDGE_CODES,
     Adjacency,
-    LazyDict,
     NeighborTerms,
     TermSets,
 )
@@ -182,7 +182,6 @@ class _Patch:
         most = math.log1p(max(counts, default=1) or 1)
         names = self.gather(g.names, lambda r: r[2])
         ids = self.new_ids
-        vocab = terms.vocab
         held = sorted((c for c in df if c), reverse=True)  # IDF falls as the count rises
         was_test = dict(zip(path_of_old, g.path_is_test, strict=True))
         file_symbol = array(g.file_symbol.typecode if isinstance(g.file_symbol, array) else "l",
@@ -195,12 +194,6 @@ class _Patch:
                 at = file_of[self.fresh_pos[f]]
                 file_symbol[at] = max(file_symbol[at], self.fresh_pos[f])
 
-        def by_name() -> dict[str, list[int]]:
-            found: dict[str, list[int]] = {}
-            for i, lower in enumerate(map(str.lower, names)):
-                found.setdefault(lower, []).append(i)
-            return found
-
         return GraphIndex(
             generation=self.generation, ids=ids, names=names,
             qualified=self.gather(g.qualified, lambda r: r[3]), kinds=kinds, file_of=file_of,
@@ -210,13 +203,10 @@ class _Patch:
             terms=terms, name_terms=name_terms,
             neighbor_terms=NeighborTerms(name_terms, out, inc),
             degree=array("d", [math.log1p(c) / most for c in counts]), out=out, inc=inc,
-            idf=LazyDict(lambda: {t: idf_weight(c, n)
-                                  for t, c in zip(vocab, df, strict=True) if c}),
             median_idf=idf_weight(held[len(held) // 2], n) if held else 0.0,
             paths=self.paths,
             path_is_test=[was_test[p] if p in was_test else is_test_path(p) for p in self.paths],
-            file_symbol=file_symbol, by_name=LazyDict(by_name),
-            pos_of_id=LazyDict(lambda: dict(zip(ids, range(n), strict=True))), term_df=df,
+            file_symbol=file_symbol, term_df=df, **lazy_lookups(ids, names, terms.vocab, df),
         )
 
     def _terms(self) -> tuple[TermSets, TermSets, array[int]]:
