@@ -6,7 +6,9 @@ Generates FILES Python modules of FUNCS small functions each (cross-module calls
 so resolution and the graph have real work), runs `graphiq-ci index` as a child process and
 reports wall time and peak RSS (ru_maxrss of the largest process of the tree, from wait4; the
 parse workers are children too, so their peak counts), then times a few `search` and
-`context` queries (process start included, the graph cache warm after the first). Then it
+`context` queries (process start included, the graph cache warm after the first). Then one
+module is edited and re-indexed twice: the first query after the first edit patches the graph
+cache, after the second (its cache removed) rebuilds the graph, for comparison. Last it
 indexes the same repository as SHARDS shards (`index --shard I/N`, one after another, each
 with the machine to itself as a CI matrix job has) and times `index --merge`, beside the full
 index. Not part of the test suite: it takes minutes. The goal: peak RSS within 2 GiB,
@@ -81,6 +83,28 @@ def sharded(cli: list[str], root: Path, n: int, full: float) -> None:
           f"{max(walls) + merge:.1f}s ({(max(walls) + merge) / full:.2f}x); then `index`: {after}")
 
 
+def one_file_change(root: Path, cli: list[str], funcs: int) -> None:
+    """The first query after a one-file change: the graph cache patched (search/graph_update.py)
+    beside the same query with the cache removed, which rebuilds the whole graph."""
+    from graphiq_ci.search.graph_cache import CACHE_NAME
+
+    query = ["search", "apply rule invoice amount stage 7", "--repo", str(root)]
+    cache = root / ".graphiq" / CACHE_NAME
+    for k, how in enumerate(("patched", "rebuilt")):
+        target = root / "pkg3" / "mod_1003.py"
+        text = module(1003, 2000, funcs).replace("amount - 1", f"amount - {2 + k}")
+        target.write_text(text + f"\n\ndef refund_{k}(amount: int) -> int:\n    return -amount\n")
+        wall, peak, rc = timed([*cli, "index", "--repo", str(root)])
+        print(f"one-file change: index {wall:.2f}s wall, peak RSS {peak / 2**20:.0f} MiB")
+        if how == "rebuilt":
+            cache.unlink()
+        wall, peak, rc = timed([*cli, *query])
+        print(f"  first query after it, graph {how:<7} {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB"
+              f"  exit {rc}")
+        wall, peak, rc = timed([*cli, *query])
+        print(f"  the query after that (cache warm)  {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", type=int, default=2000)
@@ -110,6 +134,7 @@ def main() -> int:
         for q in queries:
             wall, peak, rc = timed([*cli, *q, "--repo", str(root)])
             print(f"{' '.join(q)[:60]:<60} {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB  exit {rc}")
+        one_file_change(root, cli, args.funcs)
         if args.shards:
             sharded(cli, root, args.shards, full)
         return 0

@@ -15,6 +15,7 @@ from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store
+from graphiq_ci.store.graph_log import close_graph_log
 
 
 def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
@@ -27,6 +28,7 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)
         mark_hubs(store)
+        close_graph_log(store, store.generation + 1)
         store.set_meta("generation", str(store.generation + 1))
         store.set_meta("pending", "0")
 

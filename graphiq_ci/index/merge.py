@@ -101,6 +101,8 @@ def merge_shards(repo: Path, paths: Sequence[Path]) -> MergeReport:
     build = index_dir(root) / f"merge-{os.getpid()}.db"
     store = create_store(build)
     try:
+        with store.transaction():  # every row is new: the graph log would list them all
+            store.set_meta("graph_log", "off")
         files = _layout(store, shards, [f.path for f in selected(list_files(root), config)])
         for k, shard in enumerate(shards):
             phase(f"merge {k + 1}")
@@ -223,8 +225,11 @@ def _install(built: Store, root: Path) -> list[str]:
     """Copy the finished merge into `graphiq.db` (one transaction); returns notes."""
     target = open_store(root)
     try:
-        with built.transaction():  # a graph cached for the old index must not match the new one
-            built.set_meta("generation", str(max(built.generation, target.generation + 1)))
+        with built.transaction():  # a graph cached for the old index must not match the new one,
+            # nor be patched from a log that starts after it
+            generation = max(built.generation, target.generation + 1)
+            built.set_meta("generation", str(generation))
+            built.set_meta("graph_log_floor", str(generation))
         built.conn.backup(target.conn)
         return target.notes
     finally:

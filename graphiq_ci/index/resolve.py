@@ -257,21 +257,41 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             edges[(src_id, dst, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
     _naming_convention_tests(t, rows, edges)
 
-    kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
-    if srcs is None:
-        conn.execute(f"DELETE FROM edges WHERE kind IN ({kinds})")
-    else:
-        for chunk in _chunks(sorted(srcs), 500):
-            ids = [t.file_symbol.get(-s, 0) if s < 0 else s for s in chunk]
-            conn.execute(
-                f"DELETE FROM edges WHERE kind IN ({kinds}) AND src_id IN "
-                f"({','.join('?' * len(ids))})", ids)
+    _replace_edges(store, None if srcs is None else
+                   [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
     conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", resolved)
+    return sum(1 for dst, _ in resolved if dst is not None)
+
+
+def _replace_edges(store: Store, src_ids: list[int] | None,
+                   edges: dict[tuple[int, int, str], float]) -> None:
+    """Make the reference edges of `src_ids` (None: all) exactly `edges`, writing only the
+    difference: an unchanged edge is not deleted and inserted again, so the graph log (see
+    store/graph_log.py) names only symbols whose edges really changed. A file added anywhere
+    re-resolves every reference; rewriting all 400k edges of a large repository would mark
+    every symbol and make the next query rebuild the whole graph."""
+    conn = store.conn
+    kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
+    select = f"SELECT rowid, src_id, dst_id, kind, weight FROM edges WHERE kind IN ({kinds})"
+    if src_ids is None:
+        existing = conn.execute(select).fetchall()
+    else:
+        existing = [row for chunk in _chunks(src_ids, 500) for row in conn.execute(
+            f"{select} AND src_id IN ({','.join('?' * len(chunk))})", chunk)]
+    kept: set[tuple[int, int, str]] = set()
+    stale: list[int] = []
+    for rowid, src, dst, kind, weight in existing:
+        key = (src, dst, kind)
+        if key not in kept and edges.get(key) == weight:
+            kept.add(key)
+        else:
+            stale.append(rowid)
+    for part in _chunks(stale, 500):
+        conn.execute(f"DELETE FROM edges WHERE rowid IN ({','.join('?' * len(part))})", part)
     conn.executemany(
         "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
-        [(s, d, k, w) for (s, d, k), w in edges.items()],
+        [(s, d, k, w) for (s, d, k), w in edges.items() if (s, d, k) not in kept],
     )
-    return sum(1 for dst, _ in resolved if dst is not None)
 
 
 def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:

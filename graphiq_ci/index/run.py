@@ -306,6 +306,9 @@ def _run(store: Store, root: Path, full: bool, config: Config,
          progress: Progress | None, part: Callable[[str], bool] | None = None) -> IndexReport:
     report = IndexReport(notes=list(store.notes))
     conn = store.conn
+    if full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone():
+        with store.transaction():  # every symbol is new: logging each would only cost time
+            store.set_meta("graph_log", "off")
     if full:
         with store.transaction():
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
@@ -379,3 +382,4 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
     report.notes += record_history(store, root, config, full, current_head(root))
     return report
+

@@ -12,6 +12,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search.graph_views import (
@@ -20,13 +21,15 @@ from graphiq_ci.search.graph_views import (
     EDGE_KINDS,
     STRUCTURAL_CODES,
     Edge,
+    LazyDict,
     NameIndex,
     TermSets,
     neighbor_terms_of,
 )
 from graphiq_ci.store import Store
 
-__all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex", "build"]
+__all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex", "build",
+           "edge_order", "idf_weight", "lazy_lookups", "name_terms_of"]
 
 
 @dataclass
@@ -60,6 +63,9 @@ class GraphIndex:
     file_symbol: Sequence[int] = field(default_factory=list)  # per path: its file symbol's position
     by_name: Mapping[str, list[int]] = field(default_factory=dict)  # lower-case name → positions
     pos_of_id: Mapping[int, int] = field(default_factory=dict)
+    # a loaded graph's `terms` vocabulary: how many symbols hold each term (0: a name term
+    # only), which is what `graph_update` patches to recompute IDF without reading all terms
+    term_df: Sequence[int] = field(default_factory=list, repr=False, compare=False)
     # derived on first use and kept for the process: never stored, never compared
     _names: NameIndex | None = field(default=None, init=False, repr=False, compare=False)
     _postings: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False,
@@ -153,10 +159,9 @@ def build(store: Store) -> GraphIndex:
         if kind == "file":
             file_symbol[file_of[i]] = i
         by_name.setdefault(name.lower(), []).append(i)
-    n = max(len(ids), 1)
-    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    idf = {t: idf_weight(c, len(ids)) for t, c in df.items()}
     values = sorted(idf.values())
-    name_terms = [_name_terms(name) for name in names]
+    name_terms = [name_terms_of(name) for name in names]
     out: list[list[Edge]] = [[] for _ in ids]
     inc: list[list[Edge]] = [[] for _ in ids]
     for src, dst, kind, weight in conn.execute("SELECT src_id, dst_id, kind, weight FROM edges"):
@@ -171,7 +176,7 @@ def build(store: Store) -> GraphIndex:
             inc[a].append((b, weight, code))
     for adj in (out, inc):
         for lst in adj:
-            lst.sort(key=lambda e: -e[1])
+            lst.sort(key=edge_order)
     neighbor_terms = [neighbor_terms_of(name_terms, out[i], inc[i]) for i in range(len(ids))]
     most = max((len(out[i]) + len(inc[i]) for i in range(len(ids))), default=1) or 1
     return GraphIndex(
@@ -187,7 +192,38 @@ def build(store: Store) -> GraphIndex:
     )
 
 
-def _name_terms(name: str) -> frozenset[str]:
+def idf_weight(count: int, symbols: int) -> float:
+    """The IDF of a term `count` of `symbols` symbols hold (BM25's, kept positive)."""
+    n = max(symbols, 1)
+    return math.log(1 + (n - count + 0.5) / (count + 0.5))
+
+
+def lazy_lookups(ids: Sequence[int], names: Sequence[str], vocab: Sequence[str],
+                 df: Sequence[int]) -> dict[str, LazyDict[Any, Any]]:
+    """`idf`, `by_name` and `pos_of_id` of a graph held in arrays (loaded or patched), built
+    on first use: a query reads a few of them, and building all three costs ~0.1 s at 200k."""
+    n = len(ids)
+
+    def by_name() -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for i, lower in enumerate(map(str.lower, names)):
+            found.setdefault(lower, []).append(i)
+        return found
+
+    return {"idf": LazyDict(lambda: {t: idf_weight(c, n)
+                                     for t, c in zip(vocab, df, strict=True) if c}),
+            "by_name": LazyDict(by_name),
+            "pos_of_id": LazyDict(lambda: dict(zip(ids, range(n), strict=True)))}
+
+
+def edge_order(e: Edge) -> tuple[float, int, int]:
+    """Heaviest first; ties by neighbour position, then kind. Positions follow symbol ids, so
+    the order is a function of the edges alone, not of the order SQLite returns them in:
+    `graph_update` patches a list and must get the list `build` would have made."""
+    return (-e[1], e[0], e[2])
+
+
+def name_terms_of(name: str) -> frozenset[str]:
     from graphiq_ci.text import split_identifier, stem
 
     return frozenset(stem(p) for p in split_identifier(name))

@@ -17,6 +17,7 @@ import struct
 import sys
 import time
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import islice
 from pathlib import Path
@@ -25,18 +26,20 @@ from typing import Any
 import zstandard
 
 from graphiq_ci.phases import phase
-from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build
-from graphiq_ci.search.graph_views import Adjacency, Edge, LazyDict, NeighborTerms, TermSets
+from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build, lazy_lookups
+from graphiq_ci.search.graph_views import Adjacency, Edge, NeighborTerms, TermSets
 from graphiq_ci.store import Store, index_dir
 
 CACHE_NAME = "graph.bin.zst"
 _MAGIC = b"GIQG"
-_FORMAT = 2
+_FORMAT = 3
 
 # header: b"GIQG", u32 format, u32 generation (12 bytes), then one zstd frame (with checksum)
 #   holding u32 section count, per section u64 byte length and u64 item count, then the
 #   sections in `_SECTIONS` order. Numbers are little-endian; "s" sections are NUL-joined
-#   UTF-8 strings. Neighbour terms are not stored: `NeighborTerms` derives them.
+#   UTF-8 strings. Neighbour terms are not stored: `NeighborTerms` derives them. `df` holds,
+#   per vocabulary id, how many symbols' terms hold it (0: a name term only): IDF is derived
+#   from it, and `graph_update` patches it.
 
 _I32 = next(c for c in "ilh" if array(c).itemsize == 4)  # signed: -1 marks "none"
 _U32 = _I32.upper()  # unsigned: a range check is one max()
@@ -45,7 +48,7 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ("ids", "q"), ("file_of", _U32), ("lines", _I32), ("end_lines", _I32), ("parent", _I32),
     ("degree", "d"), ("path_is_test", "B"), ("file_symbol", _I32),
     ("names", _STR), ("qualified", _STR), ("kinds", _STR), ("visibility", _STR),
-    ("paths", _STR), ("vocab", _STR), ("idf", "d"), ("median_idf", "d"),
+    ("paths", _STR), ("vocab", _STR), ("df", _U32), ("median_idf", "d"),
     ("terms.off", _U32), ("terms.ids", _U32), ("name_terms.off", _U32), ("name_terms.ids", _U32),
     ("out.off", _U32), ("out.to", _U32), ("out.weight", "d"), ("out.code", "B"),
     ("inc.off", _U32), ("inc.to", _U32), ("inc.weight", "d"), ("inc.code", "B"),
@@ -79,6 +82,8 @@ def _numbers(code: str, values: Iterable[Any]) -> tuple[bytes, int]:
 
 
 def _csr_sets(sets: Sequence[frozenset[str]], vocab: dict[str, int]) -> list[tuple[bytes, int]]:
+    if isinstance(sets, TermSets) and len(vocab) == len(sets.vocab):  # `_vocab` made it so
+        return [_numbers(_U32, sets.off), _numbers(_U32, sets.ids)]
     off = array(_U32, [0])
     flat = array(_U32)
     for s in sets:
@@ -88,6 +93,9 @@ def _csr_sets(sets: Sequence[frozenset[str]], vocab: dict[str, int]) -> list[tup
 
 
 def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
+    if isinstance(adj, Adjacency):  # a patched graph: its arrays as they are
+        return [_numbers(_U32, adj.off), _numbers(_U32, adj.to), _numbers("d", adj.weights),
+                _numbers("B", adj.codes)]
     off = array(_U32, [0])
     to, weights, codes = array(_U32), array("d"), array("B")
     for lst in adj:
@@ -102,14 +110,15 @@ def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
 
 def _dump(g: GraphIndex) -> bytes:
     """The cache file for `g`; raises _Unencodable when a string can't be stored."""
-    vocab: dict[str, int] = {t: k for k, t in enumerate(g.idf)}  # idf terms first, aligned
+    vocab = _vocab(g)
     sets = _csr_sets(g.terms, vocab) + _csr_sets(g.name_terms, vocab)
+    df = g.term_df if len(g.term_df) == len(vocab) else _df(sets[1][0], len(vocab))
     sections = [
         _numbers("q", g.ids), _numbers(_U32, g.file_of), _numbers(_I32, g.lines),
         _numbers(_I32, g.end_lines), _numbers(_I32, g.parent), _numbers("d", g.degree),
         _numbers("B", g.path_is_test), _numbers(_I32, g.file_symbol),
         _strings(g.names), _strings(g.qualified), _strings(g.kinds), _strings(g.visibility),
-        _strings(g.paths), _strings(list(vocab)), _numbers("d", g.idf.values()),
+        _strings(g.paths), _strings(list(vocab)), _numbers(_U32, df),
         _numbers("d", [g.median_idf]), *sets, *_csr_edges(g.out), *_csr_edges(g.inc),
     ]
     head = struct.pack(f"<I{2 * len(sections)}Q", len(sections),
@@ -118,12 +127,33 @@ def _dump(g: GraphIndex) -> bytes:
     return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + _COMPRESSOR.compress(payload)
 
 
-def _load(data: bytes, generation: int) -> GraphIndex | None:
-    """The cached graph; None when it is stale (another generation or format)."""
+def _vocab(g: GraphIndex) -> dict[str, int]:
+    """Term → vocabulary id: a patched graph's own vocabulary when both term CSRs share it
+    (then they are written as they are), else every term in first-seen order."""
+    t, nt = g.terms, g.name_terms
+    if isinstance(t, TermSets) and isinstance(nt, TermSets) and t.vocab is nt.vocab \
+            and len(g.term_df) == len(t.vocab):
+        return dict(zip(t.vocab, range(len(t.vocab)), strict=True))
+    return {}
+
+
+def _df(flat_terms: bytes, size: int) -> array[int]:
+    """How many symbols hold each vocabulary id (a symbol's terms are distinct)."""
+    ids = array(_U32)
+    ids.frombytes(flat_terms)
+    if _SWAP:
+        ids.byteswap()
+    counts = Counter(ids)
+    return array(_U32, [counts.get(k, 0) for k in range(size)])
+
+
+def _load(data: bytes, generation: int | None) -> GraphIndex | None:
+    """The cached graph; None when it is stale (another format, or another generation than
+    `generation` when one is given)."""
     if len(data) < 12 or data[:4] != _MAGIC:
         raise _Corrupt("not a graph cache")
     fmt, gen = struct.unpack_from("<II", data, 4)
-    if fmt != _FORMAT or gen != generation:
+    if fmt != _FORMAT or generation is not None and gen != generation:
         return None
     try:
         return _decode(gen, memoryview(data)[12:])
@@ -186,12 +216,11 @@ def _csr_ok(off: array[int], flat: array[int], n: int, high: int) -> bool:
 def _decode(gen: int, frame: memoryview) -> GraphIndex:
     s = _sections(frame)
     n, n_paths, n_vocab = len(s["ids"]), len(s["paths"]), len(s["vocab"])
-    n_idf = len(s["idf"])
     n_codes = len(EDGE_KINDS)
     if any(len(s[k]) != n for k in ("file_of", "lines", "end_lines", "parent", "degree",
                                     "names", "qualified", "kinds", "visibility")) \
             or len(s["path_is_test"]) != n_paths or len(s["file_symbol"]) != n_paths \
-            or n_idf > n_vocab or len(s["median_idf"]) != 1 \
+            or len(s["df"]) != n_vocab or len(s["median_idf"]) != 1 \
             or not _below(s["file_of"], max(n_paths, 1)) \
             or not _in_range(s["parent"], -1, n) or not _in_range(s["file_symbol"], -1, n) \
             or not _below(s["path_is_test"], 2) \
@@ -204,16 +233,10 @@ def _decode(gen: int, frame: memoryview) -> GraphIndex:
     vocab: list[str] = s["vocab"]
     ids: array[int] = s["ids"]
     names: list[str] = s["names"]
-    idf_values: array[float] = s["idf"]
+    df: array[int] = s["df"]
     name_terms = TermSets(vocab, s["name_terms.off"], s["name_terms.ids"])
     out = Adjacency(s["out.off"], s["out.to"], s["out.weight"], s["out.code"])
     inc = Adjacency(s["inc.off"], s["inc.to"], s["inc.weight"], s["inc.code"])
-
-    def by_name() -> dict[str, list[int]]:
-        found: dict[str, list[int]] = {}
-        for i, lower in enumerate(map(str.lower, names)):
-            found.setdefault(lower, []).append(i)
-        return found
 
     return GraphIndex(
         generation=gen, ids=ids, names=names, qualified=s["qualified"], kinds=s["kinds"],
@@ -222,16 +245,16 @@ def _decode(gen: int, frame: memoryview) -> GraphIndex:
         terms=TermSets(vocab, s["terms.off"], s["terms.ids"]),
         name_terms=name_terms, neighbor_terms=NeighborTerms(name_terms, out, inc),
         degree=s["degree"], out=out, inc=inc,
-        idf=LazyDict(lambda: dict(zip(vocab, idf_values, strict=False))),
         median_idf=s["median_idf"][0], paths=s["paths"],
         path_is_test=list(map(bool, s["path_is_test"])), file_symbol=s["file_symbol"],
-        by_name=LazyDict(by_name),
-        pos_of_id=LazyDict(lambda: dict(zip(ids, range(n), strict=True))),
+        term_df=df, **lazy_lookups(ids, names, vocab, df),
     )
 
 
 def load_graph(store: Store, root: Path) -> GraphIndex:
-    """The cached graph when it matches the index generation, else a fresh build (then cached).
+    """The cached graph when it matches the index generation, else the cached one patched up
+    to it (`graph_update`: what changed since, from the graph log), else a fresh build; the
+    result is cached.
 
     A stale cache is overwritten; a corrupt one is set aside (one line on stderr says where)
     and rebuilt. A cache that can't be written (read-only checkout) only costs the next query
@@ -239,15 +262,23 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     """
     path = index_dir(root) / CACHE_NAME
     generation = store.generation
+    cached = None
     try:
-        g = _load(path.read_bytes(), generation)
-        if g is not None:
-            return g
+        cached = _load(path.read_bytes(), None)
     except OSError:
         pass
     except _Corrupt as exc:
         _set_aside(path, str(exc))
-    g = build(store)
+    if cached is not None and cached.generation == generation:
+        return cached
+    g = None
+    if cached is not None and cached.generation < generation:
+        from graphiq_ci.search.graph_update import patch
+
+        with contextlib.suppress(OverflowError):  # a line number past int32, as below
+            g = patch(cached, store)
+    if g is None:
+        g = build(store)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     try:
         _remove_orphans(path)

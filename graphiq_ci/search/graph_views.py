@@ -68,32 +68,34 @@ class _Lazy(Sequence[T]):
 
 
 class TermSets(_Lazy[frozenset[str]]):
-    """Per-symbol term sets in CSR form (offsets into one flat array of vocabulary ids)."""
+    """Per-symbol term sets in CSR form (offsets into one flat array of vocabulary ids).
 
-    __slots__ = ("_flat", "_ids", "_index", "_off", "_vocab")
+    The arrays are public for the cache writer and `graph_update`, which copy them by runs."""
+
+    __slots__ = ("_flat", "_index", "ids", "off", "vocab")
 
     def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
         super().__init__(len(off) - 1)
-        self._vocab, self._off, self._ids = vocab, off, ids
+        self.vocab, self.off, self.ids = vocab, off, ids
         self._index: dict[str, int] | None = None  # term → vocabulary id, for `having`
         self._flat = b""
 
     def _make(self, i: int) -> frozenset[str]:
-        a, b = self._off[i], self._off[i + 1]
-        return frozenset(map(self._vocab.__getitem__, self._ids[a:b])) if b > a else _EMPTY
+        a, b = self.off[i], self.off[i + 1]
+        return frozenset(map(self.vocab.__getitem__, self.ids[a:b])) if b > a else _EMPTY
 
     def having(self, term: str) -> list[int]:
         """Positions whose set holds `term`, ascending, found in the flat ids (no set is built)."""
         if self._index is None:
-            self._index = dict(zip(self._vocab, range(len(self._vocab)), strict=True))
-            self._flat = self._ids.tobytes()
-        if len(self._index) != len(self._vocab):  # a repeated vocabulary entry: compare strings
+            self._index = dict(zip(self.vocab, range(len(self.vocab)), strict=True))
+            self._flat = self.ids.tobytes()
+        if len(self._index) != len(self.vocab):  # a repeated vocabulary entry: compare strings
             return [i for i in range(len(self)) if term in self[i]]
         k = self._index.get(term)
         if k is None:
             return []
-        size, flat, off = self._ids.itemsize, self._flat, self._off
-        pattern = array(self._ids.typecode, [k]).tobytes()
+        size, flat, off = self.ids.itemsize, self._flat, self.off
+        pattern = array(self.ids.typecode, [k]).tobytes()
         found: list[int] = []
         at = flat.find(pattern)
         while at >= 0:
@@ -108,16 +110,16 @@ class TermSets(_Lazy[frozenset[str]]):
 class Adjacency(_Lazy[list[Edge]]):
     """Per-symbol edge lists in CSR form (offsets into flat target, weight and code arrays)."""
 
-    __slots__ = ("_codes", "_off", "_to", "_weights")
+    __slots__ = ("codes", "off", "to", "weights")
 
     def __init__(self, off: array[int], to: array[int], weights: array[float],
                  codes: array[int]) -> None:
         super().__init__(len(off) - 1)
-        self._off, self._to, self._weights, self._codes = off, to, weights, codes
+        self.off, self.to, self.weights, self.codes = off, to, weights, codes
 
     def _make(self, i: int) -> list[Edge]:
-        a, b = self._off[i], self._off[i + 1]
-        return list(zip(self._to[a:b], self._weights[a:b], self._codes[a:b], strict=True))
+        a, b = self.off[i], self.off[i + 1]
+        return list(zip(self.to[a:b], self.weights[a:b], self.codes[a:b], strict=True))
 
 
 class NeighborTerms(_Lazy[frozenset[str]]):

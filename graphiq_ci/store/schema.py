@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -15,6 +15,27 @@ FTS_COLUMNS: tuple[tuple[str, float], ...] = (
     ("doc", 3.0),
     ("source", 1.0),
 )
+
+def _log_triggers() -> str:
+    """One trigger per way a symbol's row or edges change; each logs the ids it touches under
+    the generation the running index run will publish (the current one plus one)."""
+    gen = "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'), 0) + 1"
+    on = "coalesce((SELECT value FROM meta WHERE key = 'graph_log'), 'on') != 'off'"
+    watched = "file_id, name, qualified, kind, line, end_line, visibility, parent_id, terms"
+    cases = (
+        ("symbol_in", "INSERT ON symbols", ["NEW.id"]),
+        ("symbol_out", "DELETE ON symbols", ["OLD.id"]),
+        ("symbol_set", f"UPDATE OF {watched} ON symbols", ["OLD.id", "NEW.id"]),
+        ("edge_in", "INSERT ON edges", ["NEW.src_id", "NEW.dst_id"]),
+        ("edge_out", "DELETE ON edges", ["OLD.src_id", "OLD.dst_id"]),
+        ("edge_set", "UPDATE ON edges", ["OLD.src_id", "OLD.dst_id", "NEW.src_id", "NEW.dst_id"]),
+    )
+    return "\n".join(
+        f"CREATE TRIGGER IF NOT EXISTS graph_log_{name} AFTER {event} WHEN {on} BEGIN "
+        + " ".join(f"INSERT OR IGNORE INTO graph_log VALUES ({gen}, {sid});" for sid in ids)
+        + " END;"
+        for name, event, ids in cases)
+
 
 DDL = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,6 +116,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
     path, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- Which symbols each generation touched (their row, or an edge at either end), so the graph
+-- cache can be patched instead of rebuilt (search/graph_update.py). Written by the triggers
+-- below, whoever changes the rows; `graph_log_floor` in meta is the oldest generation it is
+-- complete after (a full index run, which sets `graph_log` to 'off', moves it up).
+CREATE TABLE IF NOT EXISTS graph_log (
+    generation INTEGER NOT NULL,
+    symbol_id INTEGER NOT NULL,
+    PRIMARY KEY (generation, symbol_id)
+) WITHOUT ROWID;
+{_log_triggers()}
 
 CREATE TABLE IF NOT EXISTS cochange (
     a TEXT NOT NULL, b TEXT NOT NULL, support INTEGER NOT NULL, confidence REAL NOT NULL,

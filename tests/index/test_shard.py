@@ -70,14 +70,19 @@ def answer(*query: str) -> object:
 
 def snapshot(repo: Path) -> dict[str, list[tuple[object, ...]]]:
     """Every table's rows with their rowids, FTS tables through their own contents; meta
-    without the time and the generation, which a merge over an older index moves on."""
+    without the time and the generation (and the graph log's floor, a generation), which a
+    merge over an older index moves on."""
     conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
     try:
         tables = [t for (t,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts_%'")]
-        out = {t: sorted(conn.execute(f"SELECT rowid, * FROM {t}"), key=repr) for t in tables}
+        without_rowid = {t for t in tables if "WITHOUT ROWID" in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = ?", (t,)).fetchone()[0].upper()}
+        out = {t: sorted(conn.execute(f"SELECT {'' if t in without_rowid else 'rowid, '}* "
+                                      f"FROM {t}"), key=repr) for t in tables}
         out["meta"] = sorted(conn.execute(
-            "SELECT key, value FROM meta WHERE key NOT IN ('indexed_at', 'generation')"))
+            "SELECT key, value FROM meta WHERE key NOT IN "
+            "('indexed_at', 'generation', 'graph_log_floor')"))
         for words in ("refund", "ledger record", "charge card"):
             out[f"fts {words}"] = list(conn.execute(
                 "SELECT rowid, round(bm25(symbols_fts), 6) FROM symbols_fts "

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from graphiq_ci.context.candidates import Candidates, _boundary_and_compound, _class_prefix
 from graphiq_ci.context.terms import TaskTerms
-from graphiq_ci.search.graph import GraphIndex, _name_terms
+from graphiq_ci.search.graph import GraphIndex, name_terms_of
 from graphiq_ci.search.graph_views import NameIndex, TermSets
 from graphiq_ci.search.match import find_names, find_names_scan
 from graphiq_ci.text import split_identifier, stem
@@ -51,7 +51,7 @@ def _graph(names: list[str], seed: int = 0) -> GraphIndex:
         by_name.setdefault(name.lower(), []).append(i)
     scopes = ["Billing", "billing.Ledger", "Shop", ""]
     qualified = [".".join(p for p in (rnd.choice(scopes), n) if p) for n in names]
-    name_terms = [_name_terms(n) for n in names]
+    name_terms = [name_terms_of(n) for n in names]
     vocab = sorted({t for s in name_terms for t in s})
     at = {t: k for k, t in enumerate(vocab)}
     off, flat = array("I", [0]), array("I")
