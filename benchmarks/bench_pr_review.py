@@ -18,9 +18,9 @@ committed with the PR's own author date so recency is what it was. Then, in one 
   comment       `graphiq-ci context --base base` (the PR comment) and its JSON
 
 and scores test-file recall and precision against `test_files` for the three; for the
-comment, the share of changed functions with callers elsewhere (their name called in another
-source file) for which it names a call site, the share of the PR's added source lines it
-shows, and its size.
+comment, the share of changed functions with callers elsewhere (their name called, outside a
+comment, in another source file) for which it names a call site, the share of the PR's added
+source lines it shows, and its size.
 """
 
 from __future__ import annotations
@@ -141,8 +141,9 @@ class Row:
 
 
 def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -> bool:
-    """Ground truth from the text: `name(` on a source line where no definition of that name
-    starts (the index only says where definitions are, never what calls what)."""
+    """Ground truth from the text: `name(` on a source line that is not a comment and where no
+    definition of that name starts (the index only says where definitions are, never what
+    calls what)."""
     if len(name) < 4:
         return False
     out = subprocess.run(["git", "-C", str(repo), "grep", "-n", "-E",
@@ -150,11 +151,15 @@ def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -
                          text=True)
     for hit in out.stdout.split("\n"):
         path, _, rest = hit.partition(":")
-        line = rest.partition(":")[0]
+        line, _, text = rest.partition(":")
         if path and is_code(path) and not is_test_path(path) and line.isdigit() and (
-                path, int(line)) not in definitions:
+                path, int(line)) not in definitions and not _COMMENT.match(text):
             return True
     return False
+
+
+#: a line that is a comment (`# x(`, `// x(`, ` * {@link #x(…)}`): a mention, not a call
+_COMMENT = re.compile(r"\s*(#|//|/\*|\*|--)")
 
 
 def definition_lines(repo: Path, name: str) -> set[tuple[str, int]]:
