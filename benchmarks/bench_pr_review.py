@@ -279,8 +279,9 @@ def main() -> int:
     print(table(rows))
     print("\nRecall and precision are per task, averaged (precision over tasks where the "
           "method named any test file). Callers named: of the changed functions whose name is "
-          "called (`name(` on a source line where no definition starts), those for which the "
-          "comment's JSON lists a call site. Added lines shown: the PR's added source lines "
+          "called (`name(` on a source line, not a comment, where no definition starts), those "
+          "for which the comment's JSON lists a call site. Added lines shown: the PR's added "
+          "source lines "
           "(over 3 characters) that appear verbatim in the comment.")
     return 0
 
