@@ -21,7 +21,7 @@ import pathspec
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index.finish import finish_resolution, record_history
+from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.phases import phase
@@ -372,10 +372,11 @@ def _run(store: Store, root: Path, full: bool, config: Config,
 
     if part is not None:
         return report
+    history = start_history(store, root, config, full, current_head(root), background=full)
     if report.changed or pending or full:
         everything = full or pending or writer.files_added_or_removed
         tokens_ = None if (full or pending) else writer.tokens | {
             ("comment_ref", n) for n in writer.names}
         finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
-    report.notes += record_history(store, root, config, full, current_head(root))
+    report.notes += record_history(store, history)
     return report
