@@ -181,11 +181,10 @@ class _Writer:
         reuse: dict[SymbolKey, int] = {}
         if existed:
             row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
-            parsed = rec.parsed.symbols if rec.parsed else []
-            reuse = self._forget(row[0], {(s.qualified, s.kind.value) for s in parsed})
+            keep = {(s[1], s[2]) for s in rec.symbols} if rec.parsed else set()
+            reuse = self._forget(row[0], keep)
         else:
             self.files_added_or_removed = True
-        parse_error = rec.parsed.error if rec.parsed else ""
         file_id = conn.execute(
             "INSERT INTO files(path, language, mtime_ns, size, content_hash, skip_reason, "
             "parse_error, recency) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
@@ -194,10 +193,10 @@ class _Writer:
             "content_hash = excluded.content_hash, skip_reason = excluded.skip_reason, "
             "parse_error = excluded.parse_error, recency = excluded.recency RETURNING id",
             (rec.path, rec.language, rec.mtime_ns, rec.size, rec.content_hash, rec.skip_reason,
-             parse_error, rec.mtime_ns / 1e9),
+             rec.parse_error if rec.parsed else "", rec.mtime_ns / 1e9),
         ).fetchone()[0]
         self.file_ids.add(file_id)
-        if rec.parsed is None:
+        if not rec.parsed:
             return
         conn.execute("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
                      (file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
@@ -206,31 +205,30 @@ class _Writer:
     def _write_symbols(self, rec: FileRecord, file_id: int,
                        reuse: dict[SymbolKey, int]) -> None:
         conn = self.store.conn
-        assert rec.parsed is not None
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
         next_id = max(taken, *reuse.values(), 0) + 1  # reused ids are not back in the table yet
         id_of: dict[str, int] = {}
         sym_rows, fts_rows, contains = [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
-        for sym, (decomposed, hints, body, terms) in zip(rec.parsed.symbols, rec.fts, strict=True):
-            sid = reuse.pop((sym.qualified, sym.kind.value), 0)
+        file_kind = Kind.FILE.value
+        for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
+             decomposed, hints, body, terms) in rec.symbols:
+            sid = reuse.pop((qualified, kind), 0)
             if not sid:
                 sid = next_id
                 next_id += 1
-                self.names.add(sym.name)  # a new definition: uses of its name may resolve anew
-            key = "" if sym.kind is Kind.FILE else sym.qualified
-            id_of.setdefault(key, sid)
-            if sym.kind is Kind.FILE:
+                self.names.add(name)  # a new definition: uses of its name may resolve anew
+            id_of.setdefault("" if kind == file_kind else qualified, sid)
+            parent_id = id_of.get(parent) if parent else None
+            if kind == file_kind:
                 file_sym_id = sid
-            parent_id = id_of.get(sym.parent) if sym.parent else None
-            if sym.kind is not Kind.FILE:
+            else:
                 contains.append((parent_id or file_sym_id, sid))
-            sym_rows.append((sid, file_id, sym.name, sym.qualified, sym.kind.value, sym.line,
-                             sym.end_line, sym.signature, sym.doc, sym.source, sym.visibility,
-                             parent_id, hints, terms))
-            fts_rows.append((sid, sym.name, decomposed, sym.qualified, hints, sym.signature,
-                             path_words, sym.doc, body))
+            sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
+                             source, visibility, parent_id, hints, terms))
+            fts_rows.append((sid, name, decomposed, qualified, hints, signature, path_words,
+                             doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
             "doc, source, visibility, parent_id, hints, terms) VALUES "
@@ -245,10 +243,9 @@ class _Writer:
         conn.executemany(
             "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(r.scope) if r.scope else None, r.name, r.kind.value, r.line,
-              ",".join(r.alias), r.receiver_type) for r in rec.parsed.references])
-        deep = [(id_of[t.scope], t.kind.value, t.token) for t in rec.parsed.deep_tokens
-                if t.scope in id_of]
+            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver)
+             for scope, name, kind, line, alias, receiver in rec.refs])
+        deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)
 
@@ -349,15 +346,15 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                 report.parsed.append(rec.path)
                 if rec.skip_reason:
                     report.skipped[rec.path] = rec.skip_reason
-                elif rec.parsed is not None and rec.parsed.error:
-                    report.parse_errors[rec.path] = rec.parsed.error
+                elif rec.parse_error:
+                    report.parse_errors[rec.path] = rec.parse_error
         batch.clear()
 
     indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
     phase("parse")
     for rec in _parse_all(root, todo, config.max_file_size, indexed, progress):
         if config.languages is not None and rec.language not in config.languages:
-            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", None
+            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", False
         batch.append(rec)
         if len(batch) >= BATCH_FILES:
             flush()
