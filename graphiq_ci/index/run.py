@@ -123,6 +123,9 @@ class _Writer:
         self.tokens: set[tuple[str, str]] = set()
         self.file_ids: set[int] = set()
         self.files_added_or_removed = False
+        #: FTS rows of the batch being written, inserted together by `write_fts`
+        self.fts_files: list[tuple[int, str, str]] = []
+        self.fts_symbols: list[tuple[int, str, str, str, str, str, str, str, str]] = []
 
     def _forget(self, file_id: int, keep: set[SymbolKey] | None = None) -> dict[SymbolKey, int]:
         """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse.
@@ -198,9 +201,18 @@ class _Writer:
         self.file_ids.add(file_id)
         if not rec.parsed:
             return
-        conn.execute("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
-                     (file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
+        self.fts_files.append((file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
         self._write_symbols(rec, file_id, reuse)
+
+    def write_fts(self) -> None:
+        """The batch's FTS rows in two statements (a phase of its own in the phase log)."""
+        conn = self.store.conn
+        conn.executemany("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
+                         self.fts_files)
+        conn.executemany(
+            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
+            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.fts_symbols)
+        self.fts_files, self.fts_symbols = [], []
 
     def _write_symbols(self, rec: FileRecord, file_id: int,
                        reuse: dict[SymbolKey, int]) -> None:
@@ -208,7 +220,7 @@ class _Writer:
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
         next_id = max(taken, *reuse.values(), 0) + 1  # reused ids are not back in the table yet
         id_of: dict[str, int] = {}
-        sym_rows, fts_rows, contains = [], [], []
+        sym_rows, contains = [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
         file_kind = Kind.FILE.value
@@ -227,15 +239,12 @@ class _Writer:
                 contains.append((parent_id or file_sym_id, sid))
             sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
                              source, visibility, parent_id, hints, terms))
-            fts_rows.append((sid, name, decomposed, qualified, hints, signature, path_words,
-                             doc, body))
+            self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
+                                     path_words, doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
             "doc, source, visibility, parent_id, hints, terms) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
-        conn.executemany(
-            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
-            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", fts_rows)
         w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
         conn.executemany(
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
@@ -348,6 +357,9 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                     report.skipped[rec.path] = rec.skip_reason
                 elif rec.parse_error:
                     report.parse_errors[rec.path] = rec.parse_error
+            phase(f"fts {batches}")
+            writer.write_fts()
+        phase("parse")  # waiting for the workers again
         batch.clear()
 
     indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
