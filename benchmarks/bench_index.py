@@ -10,6 +10,9 @@ process start included:
   no-change  `graphiq-ci index --hook` (what the pre-commit hook runs, in the repository)
              right after a full build
   one-file   the same, after appending a comment to one mid-sized source file
+  phases     where a full build's time goes (medians over the full builds), from the indexer's
+             GRAPHIQ_PHASE_LOG, and the graph: the first `search` after a full build (which
+             builds the graph cache) minus a warm `search`
 CodeGraph (when its npm package is installed) runs `codegraph init -y` after deleting .codegraph,
 and `codegraph sync` for the two refreshes.
 Peak RSS is ru_maxrss from wait4 (the largest single process of the tree, Linux semantics) and
@@ -29,10 +32,13 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
+
+from graphiq_ci.search.graph_cache import CACHE_NAME  # noqa: E402
 
 SOURCE_EXT = {".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 TEST_RE = re.compile(r"(^|/)(tests?|__tests__|spec)/|[._-](test|spec)\.|(^|/)test_")
@@ -48,6 +54,29 @@ class Run:
     rc: int
     stdout: str
     stderr: str
+
+
+#: phase-log names → the row they add to (`write 2` → write); see graphiq_ci/phases.py
+PHASE_ROWS = {
+    "parse": "parse (the writer waiting for the parse workers)",
+    "write": "write (files, symbols, refs, edges, deep tokens)",
+    "fts": "FTS rows, and the batch's commit",
+    "resolve": "resolve",
+    "deep-edges": "deep edges and hubs",
+    "history": "history (git, read while resolving; then written)",
+}
+GRAPH_ROW = "graph (first search builds the cache, minus a warm search)"
+
+
+def phase_seconds(log: Path) -> dict[str, float]:
+    """Seconds per phase row of one run's GRAPHIQ_PHASE_LOG: each line lasts until the next."""
+    lines = [ln.split(" ", 2) for ln in log.read_text().splitlines()] if log.exists() else []
+    out: dict[str, float] = {}
+    for (t, _, name), (t_next, _, _) in pairwise(lines):
+        key = name.split(" ", 1)[0]
+        if key in PHASE_ROWS:
+            out[key] = out.get(key, 0.0) + float(t_next) - float(t)
+    return out
 
 
 @dataclass
@@ -149,11 +178,22 @@ def du_mb(path: Path) -> float | None:
 def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
     gq = C.graphiq_exe()
     full, noop, one = Series(), Series(), Series()
+    phases: list[dict[str, float]] = []
+    graph: list[float] = []
+    log = copy.parent / "phases.log"
+    search = [gq, "search", "parse schema", "--repo", str(copy)]
     for i in range(runs):
         shutil.rmtree(copy / ".graphiq", ignore_errors=True)
-        full.runs.append(check(run_measured([gq, "index", "--full", "--repo", str(copy)]),
+        log.unlink(missing_ok=True)
+        full.runs.append(check(run_measured([gq, "index", "--full", "--repo", str(copy)],
+                                            env={**os.environ, "GRAPHIQ_PHASE_LOG": str(log)}),
                                "graphiq-ci index --full"))
+        phases.append(phase_seconds(log))
         print(f"graphiq full {i + 1}/{runs}: {full.runs[-1].wall_s:.2f}s", file=sys.stderr)
+    for _ in range(runs):  # the graph cache the last full build left is built by a first query
+        (copy / ".graphiq" / CACHE_NAME).unlink(missing_ok=True)
+        cold = check(run_measured(search), "graphiq-ci search").wall_s
+        graph.append(cold - check(run_measured(search), "graphiq-ci search").wall_s)
     reported = [float(m.group(1)) for r in full.runs
                 if (m := re.search(r" in ([\d.]+)s", r.stdout))]
     hook = [gq, "index", "--hook"]  # the refresh every commit runs, from the repository root
@@ -166,7 +206,9 @@ def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
     counts = json.loads(stats.stdout)
     return {"full": full, "noop": noop, "one": one, "files": counts.get("files"),
             "symbols": counts.get("symbols"), "reported_s": C.median(reported),
-            "one_out": one.runs[-1].stdout.strip(), "size_mb": du_mb(copy / ".graphiq")}
+            "one_out": one.runs[-1].stdout.strip(), "size_mb": du_mb(copy / ".graphiq"),
+            "phases": {row: C.median([p.get(key, 0.0) for p in phases])
+                       for key, row in PHASE_ROWS.items()} | {GRAPH_ROW: C.median(graph)}}
 
 
 def bench_codegraph(copy: Path, rel: Path, runs: int) -> dict[str, object]:
@@ -223,6 +265,15 @@ def table(g: dict[str, object], cg: dict[str, object] | None, runs: int) -> str:
     return "\n".join(lines)
 
 
+def phase_table(g: dict[str, object], runs: int) -> str:
+    """graphiq-ci's full build by phase (medians of `runs`), from its phase log."""
+    phases = g["phases"]
+    assert isinstance(phases, dict)
+    lines = [f"| graphiq-ci full index, phase (median of {runs}) | s |", "|---|---|"]
+    lines += [f"| {row} | {f2(s)} |" for row, s in phases.items()]
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -261,6 +312,8 @@ def main() -> int:
           f"temporary copy; {C.hardware_note()}.\nOne-file change: `{rel}` "
           f"(graphiq: \"{g['one_out']}\").\n")
     print(table(g, cg, args.runs))
+    print()
+    print(phase_table(g, args.runs))
     if note:
         print(f"\n{note}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 from graphiq_ci.errors import GraphiqError
 
@@ -17,7 +18,10 @@ _VENDORED = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def is_test_path(path: str) -> bool:
+    """Cached: resolution asks it for both ends of every call edge (32k times on zod, 670
+    distinct paths), and the regular expression was a fifth of resolution's time."""
     return bool(_TEST.search(path))
 
 

@@ -7,7 +7,9 @@ only among every symbol sharing its token, a hub only by all its callers.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphiq_ci.config import Config
 from graphiq_ci.index.deep import rebuild_deep_edges
@@ -16,6 +18,9 @@ from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import close_graph_log
+
+if TYPE_CHECKING:  # GitPython comes with it: imported only when HEAD moved
+    from graphiq_ci.index.history import GitFacts
 
 
 def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
@@ -33,16 +38,63 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         store.set_meta("pending", "0")
 
 
-def record_history(store: Store, root: Path, config: Config, full: bool,
-                   head: str) -> list[str]:
-    """Recency, churn and co-change when HEAD moved (or `full`), then `head` as indexed."""
+class History:
+    """Recency, churn and co-change, when HEAD moved (or `full`): `start_history` begins
+    reading git, `record_history` stores what it read and `head` as indexed.
+
+    With `background`, git is read in a child process while the parent resolves edges (a
+    full run has one core idle for the whole resolution otherwise); else it is read in
+    `record_history`.
+    """
+
+    def __init__(self, root: Path, config: Config, head: str, wanted: bool) -> None:
+        self.root, self.config, self.head, self.wanted = root, config, head, wanted
+        self.pool: ProcessPoolExecutor | None = None
+        self.future: Future[GitFacts] | None = None
+
+    def start(self, store: Store) -> None:
+        from graphiq_ci.index.history import history_inputs, read_history
+
+        paths, previous = history_inputs(store)
+        try:
+            self.pool = ProcessPoolExecutor(max_workers=1)
+            self.future = self.pool.submit(read_history, self.root, paths, previous,
+                                           self.config.cochange_commits)
+        except OSError:  # no process for it (a sandbox without semaphores): read it later
+            self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+        self.pool = self.future = None
+
+
+def start_history(store: Store, root: Path, config: Config, full: bool, head: str,
+                  background: bool = False) -> History:
+    h = History(root, config, head, head != store.get_meta("indexed_head") or full)
+    if h.wanted and background:
+        h.start(store)
+    return h
+
+
+def record_history(store: Store, h: History) -> list[str]:
     notes: list[str] = []
-    if head != store.get_meta("indexed_head") or full:
-        from graphiq_ci.index.history import refresh_history  # GitPython: only when HEAD moved
+    if h.wanted:
+        # GitPython: only when HEAD moved
+        from graphiq_ci.index.history import history_inputs, read_history, write_history
 
         phase("history")
-        notes = refresh_history(store, root, config.cochange_commits)
+        try:
+            if h.future is not None:
+                facts = h.future.result()
+            else:
+                paths, previous = history_inputs(store)
+                facts = read_history(h.root, paths, previous, h.config.cochange_commits)
+        finally:
+            h.close()
+        notes = write_history(store, facts)
     with store.transaction():
-        store.set_meta("indexed_head", head)
+        store.set_meta("indexed_head", h.head)
         store.set_meta("indexed_at", str(time.time()))
+    phase("end")  # the last phase's end, for whoever times the phases (bench_index.py)
     return notes

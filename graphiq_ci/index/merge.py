@@ -24,7 +24,7 @@ from pathlib import Path
 
 from graphiq_ci.config import load_config
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index.finish import finish_resolution, record_history
+from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.run import current_head, find_root, selected
 from graphiq_ci.index.shard import ShardFile, read_shard, selection
 from graphiq_ci.index.walk import list_files
@@ -107,9 +107,10 @@ def merge_shards(repo: Path, paths: Sequence[Path]) -> MergeReport:
         for k, shard in enumerate(shards):
             phase(f"merge {k + 1}")
             _copy(store, shard, [f for f in files if f.shard == k])
+        history = start_history(store, root, config, True, head, background=True)
         finish_resolution(store, None, set(), None)
         report = MergeReport(shards=len(shards), files=len(files), notes=warnings)
-        report.notes += record_history(store, root, config, True, head)
+        report.notes += record_history(store, history)
         report.symbols = store.conn.execute("SELECT count(*) FROM symbols").fetchone()[0]
         phase("merge-install")
         report.notes += _install(store, root)

@@ -22,18 +22,34 @@ MAX_BODY_TOKENS = 60_000
 MAX_TERM_SOURCE_TOKENS = 400
 
 
+#: a symbol as the writer stores it: (name, qualified, kind, line, end_line, signature, doc,
+#: source, visibility, parent, decomposed, hints, source tokens, term stems)
+SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str]
+#: a reference: (scope, name, kind, line, aliases joined by ",", receiver type)
+RefRow = tuple[str, str, str, int, str, str]
+#: a deep token: (scope, kind, token)
+DeepRow = tuple[str, str, str]
+
+
 @dataclass
 class FileRecord:
+    """One file as the writer needs it. Symbols, references and deep tokens are plain tuples,
+    not model objects: a record is pickled in a worker and unpickled in the writing parent,
+    and tuples of strings and ints load about seven times faster than dataclass instances
+    (0.04 s instead of 0.28 s for zod's 7k symbols and 59k references)."""
+
     path: str
     language: str
     mtime_ns: int
     size: int
     content_hash: str
     skip_reason: str = ""
-    parsed: ParsedFile | None = None
+    parsed: bool = False  # extracted (symbols and the rest below are filled in)
+    parse_error: str = ""
     body: str = ""  # whole-file tokens for files_fts
-    #: per symbol (same order as parsed.symbols): (decomposed, hints, source tokens, term stems)
-    fts: list[tuple[str, str, str, str]] = field(default_factory=list)
+    symbols: list[SymbolRow] = field(default_factory=list)
+    refs: list[RefRow] = field(default_factory=list)
+    deep: list[DeepRow] = field(default_factory=list)
     #: the content hash matched the indexed one, so nothing was extracted (see parse_file)
     same_as_indexed: bool = False
 
@@ -134,7 +150,7 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
     else:
         parsed = ParsedFile(path, rec.language)
     parsed.symbols.insert(0, _file_symbol(path, data))
-    rec.parsed = parsed
+    rec.parsed, rec.parse_error = True, parsed.error
     text = data.decode("utf-8", "replace")
     rec.body = " ".join(tokens(path.replace("/", " ")) + tokens(text)[:MAX_BODY_TOKENS])
     callees: dict[str, list[str]] = {}
@@ -148,5 +164,10 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         body_tokens = [] if sym.kind is Kind.FILE else tokens(sym.source)
         words = tokens(f"{sym.name} {sym.qualified} {sym.signature} {sym.doc}") + hints.split()
         stems = dict.fromkeys(stem(w) for w in words + body_tokens[:MAX_TERM_SOURCE_TOKENS])
-        rec.fts.append((decomposed, hints, " ".join(body_tokens), " ".join(stems)))
+        rec.symbols.append((sym.name, sym.qualified, sym.kind.value, sym.line, sym.end_line,
+                            sym.signature, sym.doc, sym.source, sym.visibility, sym.parent,
+                            decomposed, hints, " ".join(body_tokens), " ".join(stems)))
+    rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type)
+                for r in parsed.references]
+    rec.deep = [(t.scope, t.kind.value, t.token) for t in parsed.deep_tokens]
     return rec

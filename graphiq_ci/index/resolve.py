@@ -39,6 +39,8 @@ _TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
 
 
 _TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+#: a stored kind → its EdgeKind, a dict lookup per reference instead of an Enum call
+_EDGE_KINDS = {k.value: k for k in EdgeKind}
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
 
@@ -223,7 +225,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
                     f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
                     f"({','.join('?' * len(chunk))})", chunk)}
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
-              "receiver_type FROM refs")
+              "receiver_type, dst_id FROM refs")
     if srcs is None:
         rows = conn.execute(select).fetchall()
     else:
@@ -236,13 +238,14 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
     involved_files = {r[1] for r in rows}
     imports = _load_imports(store, t, involved_files)
     resolved: list[tuple[int | None, int]] = []
+    changed: list[tuple[int | None, int]] = []  # only these rows are written back
     edges: dict[tuple[int, int, str], float] = {}
     qualified_of = {d.id: d.qualified for ds in t.by_name.values() for d in ds}
-    for rowid, file_id, src, name, kind, _alias, receiver_type in rows:
+    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst in rows:
         src_id = src if src > 0 else t.file_symbol.get(file_id)
         if src_id is None or file_id not in t.path_of:
             continue
-        edge = EdgeKind(kind)
+        edge = _EDGE_KINDS[kind]
         if edge is EdgeKind.IMPORTS:
             target_file = t.import_target(name, file_id)
             dst = t.file_symbol.get(target_file) if target_file is not None else None
@@ -250,6 +253,8 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             scope = qualified_of.get(src_id, "")
             dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type)
         resolved.append((dst, rowid))
+        if dst != old_dst:
+            changed.append((dst, rowid))
         if dst is None or dst == src_id:
             continue
         edges[(src_id, dst, edge.value)] = EDGE_WEIGHTS[edge]
@@ -259,7 +264,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
 
     _replace_edges(store, None if srcs is None else
                    [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
-    conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", resolved)
+    conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", changed)
     return sum(1 for dst, _ in resolved if dst is not None)
 
 
@@ -300,7 +305,8 @@ def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
     return is_test_path(src_path) and not is_test_path(dst_path)
 
 
-def _naming_convention_tests(t: NameTable, rows: list[tuple[int, int, int, str, str, str, str]],
+def _naming_convention_tests(t: NameTable,
+                             rows: list[tuple[int, int, int, str, str, str, str, int | None]],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
     test_srcs = {src for _, fid, src, *_ in rows

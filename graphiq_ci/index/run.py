@@ -21,7 +21,7 @@ import pathspec
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.index.finish import finish_resolution, record_history
+from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.phases import phase
@@ -123,6 +123,9 @@ class _Writer:
         self.tokens: set[tuple[str, str]] = set()
         self.file_ids: set[int] = set()
         self.files_added_or_removed = False
+        #: FTS rows of the batch being written, inserted together by `write_fts`
+        self.fts_files: list[tuple[int, str, str]] = []
+        self.fts_symbols: list[tuple[int, str, str, str, str, str, str, str, str]] = []
 
     def _forget(self, file_id: int, keep: set[SymbolKey] | None = None) -> dict[SymbolKey, int]:
         """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse.
@@ -181,11 +184,10 @@ class _Writer:
         reuse: dict[SymbolKey, int] = {}
         if existed:
             row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
-            parsed = rec.parsed.symbols if rec.parsed else []
-            reuse = self._forget(row[0], {(s.qualified, s.kind.value) for s in parsed})
+            keep = {(s[1], s[2]) for s in rec.symbols} if rec.parsed else set()
+            reuse = self._forget(row[0], keep)
         else:
             self.files_added_or_removed = True
-        parse_error = rec.parsed.error if rec.parsed else ""
         file_id = conn.execute(
             "INSERT INTO files(path, language, mtime_ns, size, content_hash, skip_reason, "
             "parse_error, recency) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
@@ -194,50 +196,55 @@ class _Writer:
             "content_hash = excluded.content_hash, skip_reason = excluded.skip_reason, "
             "parse_error = excluded.parse_error, recency = excluded.recency RETURNING id",
             (rec.path, rec.language, rec.mtime_ns, rec.size, rec.content_hash, rec.skip_reason,
-             parse_error, rec.mtime_ns / 1e9),
+             rec.parse_error if rec.parsed else "", rec.mtime_ns / 1e9),
         ).fetchone()[0]
         self.file_ids.add(file_id)
-        if rec.parsed is None:
+        if not rec.parsed:
             return
-        conn.execute("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
-                     (file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
+        self.fts_files.append((file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
         self._write_symbols(rec, file_id, reuse)
+
+    def write_fts(self) -> None:
+        """The batch's FTS rows in two statements (a phase of its own in the phase log)."""
+        conn = self.store.conn
+        conn.executemany("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
+                         self.fts_files)
+        conn.executemany(
+            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
+            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.fts_symbols)
+        self.fts_files, self.fts_symbols = [], []
 
     def _write_symbols(self, rec: FileRecord, file_id: int,
                        reuse: dict[SymbolKey, int]) -> None:
         conn = self.store.conn
-        assert rec.parsed is not None
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
         next_id = max(taken, *reuse.values(), 0) + 1  # reused ids are not back in the table yet
         id_of: dict[str, int] = {}
-        sym_rows, fts_rows, contains = [], [], []
+        sym_rows, contains = [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
-        for sym, (decomposed, hints, body, terms) in zip(rec.parsed.symbols, rec.fts, strict=True):
-            sid = reuse.pop((sym.qualified, sym.kind.value), 0)
+        file_kind = Kind.FILE.value
+        for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
+             decomposed, hints, body, terms) in rec.symbols:
+            sid = reuse.pop((qualified, kind), 0)
             if not sid:
                 sid = next_id
                 next_id += 1
-                self.names.add(sym.name)  # a new definition: uses of its name may resolve anew
-            key = "" if sym.kind is Kind.FILE else sym.qualified
-            id_of.setdefault(key, sid)
-            if sym.kind is Kind.FILE:
+                self.names.add(name)  # a new definition: uses of its name may resolve anew
+            id_of.setdefault("" if kind == file_kind else qualified, sid)
+            parent_id = id_of.get(parent) if parent else None
+            if kind == file_kind:
                 file_sym_id = sid
-            parent_id = id_of.get(sym.parent) if sym.parent else None
-            if sym.kind is not Kind.FILE:
+            else:
                 contains.append((parent_id or file_sym_id, sid))
-            sym_rows.append((sid, file_id, sym.name, sym.qualified, sym.kind.value, sym.line,
-                             sym.end_line, sym.signature, sym.doc, sym.source, sym.visibility,
-                             parent_id, hints, terms))
-            fts_rows.append((sid, sym.name, decomposed, sym.qualified, hints, sym.signature,
-                             path_words, sym.doc, body))
+            sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
+                             source, visibility, parent_id, hints, terms))
+            self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
+                                     path_words, doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
             "doc, source, visibility, parent_id, hints, terms) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
-        conn.executemany(
-            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
-            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", fts_rows)
         w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
         conn.executemany(
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
@@ -245,10 +252,9 @@ class _Writer:
         conn.executemany(
             "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(r.scope) if r.scope else None, r.name, r.kind.value, r.line,
-              ",".join(r.alias), r.receiver_type) for r in rec.parsed.references])
-        deep = [(id_of[t.scope], t.kind.value, t.token) for t in rec.parsed.deep_tokens
-                if t.scope in id_of]
+            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver)
+             for scope, name, kind, line, alias, receiver in rec.refs])
+        deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)
 
@@ -352,15 +358,18 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                 report.parsed.append(rec.path)
                 if rec.skip_reason:
                     report.skipped[rec.path] = rec.skip_reason
-                elif rec.parsed is not None and rec.parsed.error:
-                    report.parse_errors[rec.path] = rec.parsed.error
+                elif rec.parse_error:
+                    report.parse_errors[rec.path] = rec.parse_error
+            phase(f"fts {batches}")
+            writer.write_fts()
+        phase("parse")  # waiting for the workers again
         batch.clear()
 
     indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
     phase("parse")
     for rec in _parse_all(root, todo, config.max_file_size, indexed, progress):
         if config.languages is not None and rec.language not in config.languages:
-            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", None
+            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", False
         batch.append(rec)
         if len(batch) >= BATCH_FILES:
             flush()
@@ -375,11 +384,12 @@ def _run(store: Store, root: Path, full: bool, config: Config,
 
     if part is not None:
         return report
+    history = start_history(store, root, config, full, current_head(root), background=full)
     if report.changed or pending or full:
         everything = full or pending or writer.files_added_or_removed
         tokens_ = None if (full or pending) else writer.tokens | {
             ("comment_ref", n) for n in writer.names}
         finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
-    report.notes += record_history(store, root, config, full, current_head(root))
+    report.notes += record_history(store, history)
     return report
 
