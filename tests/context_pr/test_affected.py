@@ -70,11 +70,13 @@ def test_pytest_runs_exactly_the_affected_tests(shop: Repo) -> None:
     selected = out.stdout.split()
     assert sorted(selected) == ["tests/test_billing.py::test_charge_positive",
                                 "tests/test_checkout.py::test_checkout_charges_the_total"]
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
                           *selected], cwd=shop.path, env=clean_env(), capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "2 passed" in run.stdout and "test_ship" not in run.stdout
+    ran = sorted(line.split()[1] for line in run.stdout.splitlines()
+                 if line.startswith("PASSED "))  # -rA names each test that ran
+    assert ran == sorted(selected) and "2 passed" in run.stdout, run.stdout
 
 
 def test_a_changed_test_file_is_affected_by_its_own_change(shop: Repo) -> None:
