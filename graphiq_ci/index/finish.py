@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,14 +85,17 @@ def record_history(store: Store, h: History) -> list[str]:
         from graphiq_ci.index.history import history_inputs, read_history, write_history
 
         phase("history")
+        facts = None
         try:
             if h.future is not None:
                 facts = h.future.result()
-            else:
-                paths, previous = history_inputs(store)
-                facts = read_history(h.root, paths, previous, h.config.cochange_commits)
+        except BrokenProcessPool:  # the child died (killed, out of memory): read it here
+            facts = None
         finally:
             h.close()
+        if facts is None:
+            paths, previous = history_inputs(store)
+            facts = read_history(h.root, paths, previous, h.config.cochange_commits)
         notes = write_history(store, facts)
     with store.transaction():
         store.set_meta("indexed_head", h.head)

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import graphiq_ci.index.history as history
 from graphiq_ci.index import run_index
 from tests.conftest import PROJECT_ROOT, git
 
@@ -192,3 +193,36 @@ def test_a_changed_base_class_re_resolves_calls_through_it_elsewhere(
     assert ("call", "Fancy.send", "calls") in incremental
     run_index(repo, full=True)
     assert incremental == _edges(repo)
+
+
+_PARENT: list[int] = []  # the test's own pid: the history reader dies anywhere else
+_READ_IN_PARENT: list[int] = []
+_READ_HISTORY = history.read_history
+
+
+def _read_history_dying_in_the_child(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """read_history, except in a child process, which ends at once as a SIGKILL would end it
+    (no result, no exception sent back). Module level: the pool pickles it by name."""
+    if os.getpid() != _PARENT[0]:
+        os._exit(9)
+    _READ_IN_PARENT.append(1)
+    return _READ_HISTORY(*args, **kwargs)
+
+
+def test_a_full_run_whose_history_reader_dies_reads_history_itself(
+        make_repo: Callable[..., Path], monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A full run reads git history in a child process; a child that dies (killed, out of
+    memory) must not fail the run or lose the history: the parent reads it instead."""
+    repo = make_repo({"a.py": "def a():\n    return 1\n", "b.py": "def b():\n    return 2\n"})
+    git(repo, "commit", "-q", "--allow-empty", "-m", "second")
+    _PARENT[:] = [os.getpid()]
+    _READ_IN_PARENT.clear()
+    monkeypatch.setattr(history, "read_history", _read_history_dying_in_the_child)
+    report = run_index(repo, full=True)
+    assert not [n for n in report.notes if "history" in n], report.notes
+    assert _READ_IN_PARENT == [1]  # the child died; the parent read it, once
+    with _db(repo) as conn:
+        recency = dict(conn.execute("SELECT path, recency FROM files"))
+        head = conn.execute("SELECT value FROM meta WHERE key = 'indexed_head'").fetchone()[0]
+    assert set(recency) == {"a.py", "b.py"} and all(r > 0 for r in recency.values())
+    assert head == git(repo, "rev-parse", "HEAD").strip()
