@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_quality import git_describe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 STEP_ENV = {  # what the runner substitutes for the `${{ }}` of these steps
     "GRAPHIQ_ACTION_PATH": str(ROOT),
     "GRAPHIQ_PYTHON": sys.executable,
@@ -54,7 +57,7 @@ def run_step(script: str, runner_temp: Path, extra: dict[str, str]) -> dict[str,
     return dict(line.split("=", 1) for line in out.read_text().splitlines() if "=" in line)
 
 
-def timed(fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
     t0 = time.perf_counter()
     value = fn()
     return time.perf_counter() - t0, value
@@ -70,7 +73,7 @@ def main() -> int:
         runner = tmp / "runner"
         runner.mkdir()
         key_s, outputs = timed(lambda: run_step(step("venv"), runner, {}))
-        venv = Path(outputs["dir"])  # type: ignore[index]
+        venv = Path(outputs["dir"])
         install_s, _ = timed(lambda: run_step(
             step("Install graphiq-ci"), runner,
             {"GRAPHIQ_VENV": str(venv), "PIP_NO_CACHE_DIR": "1"}))
