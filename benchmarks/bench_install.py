@@ -42,7 +42,7 @@ STEP_ENV = {  # what the runner substitutes for the `${{ }}` of these steps
 def step(name_or_id: str) -> str:
     """The `run:` text of one of action.yml's steps."""
     steps = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
-    return next(s["run"] for s in steps if name_or_id in (s.get("id"), s.get("name")))
+    return str(next(s["run"] for s in steps if name_or_id in (s.get("id"), s.get("name"))))
 
 
 def run_step(script: str, runner_temp: Path, extra: dict[str, str]) -> dict[str, str]:
