@@ -96,8 +96,10 @@ def apply_source_change(repo: Path, t: dict) -> None:
 
 
 def restore(repo: Path) -> None:
+    """The checkout as it was found, its index included: the other benchmarks read it."""
     _git("-C", str(repo), "checkout", "-q", "-f", "base")
     _git("-C", str(repo), "branch", "-q", "-D", BRANCH)
+    graphiq(repo, "index")
 
 
 def graphiq(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

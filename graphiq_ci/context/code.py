@@ -104,30 +104,66 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
     """Each group's symbols as units scored `score` ahead of `code`'s own (PR mode: the
     changed code first, then its callers and tests), each shown as the lines it owns; a
     unit's `changed_lines` are its focus, shown first if it must be shortened."""
-    paths = list(dict.fromkeys(s.file for syms, _ in groups for s in syms))
+    changed_lines = changed_lines or {}
+    paths = list(dict.fromkeys([s.file for syms, _ in groups for s in syms]
+                               + sorted(changed_lines)))
+    languages = {**code.languages, **languages_of(store, paths)}
+    paths = [p for p in paths if p in languages]  # indexed files only
     if not paths:
         return code
-    rows = {r.id: (r, runs) for r, runs in _own_runs(_symbols_of(store, paths))}
+    symbols = [r for r in _symbols_of(store, paths) if r.kind != "file"]
+    rows = {r.id: (r, runs) for r, runs in _own_runs(symbols)}
+    # a data member is shown as part of its container's own lines (see `_own_runs`)
+    owner = {r.id: r.parent for r in symbols if r.id not in rows and r.parent in rows}
     sources = dict(code.sources)
-    languages = {**code.languages, **languages_of(store, paths)}
     lead: list[CodeUnit] = []
     for syms, score in groups:
         for rank, s in enumerate(syms):
-            if s.id not in rows:
+            r, own = rows.get(s.id) or rows.get(owner.get(s.id, -1)) or (None, [])
+            if r is None or r.id in {u.symbol_id for u in lead}:
                 continue
             if s.file not in sources:
                 sources[s.file] = read_lines(root, s.file)
-            r, own = rows[s.id]
             runs = _trimmed(own, sources[s.file])
             if runs and r.end_line <= len(sources[s.file]):
-                changed = (changed_lines or {}).get(s.file, set())
+                changed = changed_lines.get(s.file, set())
                 focus = tuple(sorted(n for a, b in runs for n in range(a, b + 1)
                                      if n in changed))
-                lead.append(CodeUnit(s.file, s.name, s.qualified, s.kind, s.line, s.end_line,
-                                     runs, score / (1 + 0.05 * rank), s.id, s.reasons, focus))
-    ids = {u.symbol_id for u in lead}
-    return CodeCandidates(lead + [u for u in code.units if u.symbol_id not in ids or
-                                  not u.symbol_id], sources, languages)
+                lead.append(CodeUnit(r.path, r.name, r.qualified, r.kind, r.line, r.end_line,
+                                     runs, score / (1 + 0.05 * rank), r.id, s.reasons, focus))
+    lead += _changed_elsewhere(lead, changed_lines, sources, root,
+                               groups[0][1] if groups else 1.0)
+    ids = {u.symbol_id for u in lead if u.symbol_id}
+    return CodeCandidates(lead + [u for u in code.units if u.symbol_id not in ids],
+                          sources, languages)
+
+
+def _changed_elsewhere(lead: list[CodeUnit], changed_lines: dict[str, set[int]],
+                       sources: dict[str, list[str]], root: Path, score: float
+                       ) -> list[CodeUnit]:
+    """Per changed file, the changed lines no lead unit shows (an import, module code, a
+    comment above a function, a definition past the section's cap) as one unit: a change
+    there is as much the change as one inside a function."""
+    covered: dict[str, set[int]] = defaultdict(set)
+    for u in lead:
+        covered[u.file].update(n for a, b in u.runs for n in range(a, b + 1))
+    out = []
+    for path, changed in sorted(changed_lines.items()):
+        if path not in sources:
+            sources[path] = read_lines(root, path)
+        lines = sources[path]
+        left = sorted(n for n in changed - covered[path]
+                      if n <= len(lines) and lines[n - 1].strip())
+        if left:
+            runs = _subtract([(left[0], left[-1])], _gaps(left))
+            out.append(CodeUnit(path, path, path, "module", left[0], left[-1], runs, score,
+                                0, ["changed on this branch"], tuple(left)))
+    return out
+
+
+def _gaps(lines: list[int]) -> list[tuple[int, int]]:
+    """The runs between consecutive line numbers of a sorted list."""
+    return [(a + 1, b - 1) for a, b in zip(lines, lines[1:], strict=False) if b > a + 1]
 
 
 @dataclass(frozen=True)

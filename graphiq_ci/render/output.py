@@ -27,12 +27,14 @@ from jinja2.sandbox import SandboxedEnvironment
 from graphiq_ci.context.model import Context, ContextFile, Snippet
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.render.mermaid import diagram as mermaid_diagram
-from graphiq_ci.render.pack import pack
+from graphiq_ci.render.pack import change_tokens, pack
 from graphiq_ci.render.safe import code_block, escape_md_inline, neutralise_mentions
 from graphiq_ci.render.tokens import count_tokens, counter_name
 
 FORMATS = ("markdown", "prompt", "json")
 MAX_CONNECTIONS = 8
+#: changed files listed when the lists must be shortened to fit the budget
+CHANGED_FILES_KEPT = 20
 #: packing again after an overshoot: at most this many times
 REPACKS = 4
 #: a template may not build strings or numbers beyond these (a sandbox escape by memory)
@@ -171,8 +173,11 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
         "sections": ctx.sections,
         "in_section": {name: [by_id[i] for i in ctx.sections.get(name, []) if i in by_id]
                        for name in ("changed", "impact", "tests")},
-        "cochanged": ctx.cochanged,
-        "changed_files": ctx.changed_files[:limit],
+        "cochanged": ctx.cochanged[:limit],
+        # every changed path is what a reviewer checks the rest against: kept longer
+        "changed_files": ctx.changed_files[
+            : None if limit is None else max(limit, CHANGED_FILES_KEPT)],
+        "changed_files_total": len(ctx.changed_files),
         "changes": {c.id: c for c in ctx.changes},
         "test_chains": ctx.test_chains,
         "tokens": tokens,
@@ -215,13 +220,16 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
                 raise
             raise GraphiqError(f"template {template}: {type(exc).__name__}: {exc}") from None
 
+    # The text around the code leaves room for a PR's changed lines (up to half the budget):
+    # the change is what a reviewer came for, before a longer list of files.
+    room_wanted = max_tokens - min(max_tokens // 2, change_tokens(ctx.code))
     use_diagram = with_diagram
     base = draw([], use_diagram)
-    if use_diagram and count_tokens(base) > max_tokens:
+    if use_diagram and count_tokens(base) > room_wanted:
         use_diagram = False
         base = draw([], False)
     for shorter in (8, 4, 2, 0):  # shorter lists before cutting text
-        if count_tokens(base) <= max_tokens:
+        if count_tokens(base) <= room_wanted:
             break
         limit = shorter
         base = draw([], use_diagram)

@@ -1,8 +1,10 @@
 """Spend the code budget on code: whole definitions, best value per token, merged per file.
 
 The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goes to the units
-`context/code.py` ranked, in three passes:
+`context/code.py` ranked, in three passes after the change itself:
 
+0. in PR mode, every changed line (a unit's `focus`) inside its definition's signature, in
+   the lead order, before any other code: the change is what a reviewer came for;
 1. pieces in order of value per token, `value / cost ** DENSITY`: a unit that fits its share of
    the budget whole is one piece worth its score; a bigger one is two, its core (signature, the
    lines a PR changed, the lines that use the task's words, the closing line, `…` where lines
@@ -120,24 +122,28 @@ class _Packer:
             self._matches[line] = len({stem(t) for t in terms(line)} & self.stems)
         return self._matches[line]
 
-    def shortened(self, u: CodeUnit, f: _File, room: float) -> set[int]:
+    def shortened(self, u: CodeUnit, f: _File, room: float, words: bool = True) -> set[int]:
         """The signature, the unit's focus (the lines a PR changed), the lines using task
-        words (most words first), the closing line, within `room` tokens."""
+        words (most words first, unless not `words`), the closing line, within `room` tokens.
+        Lines outside every definition have no signature or closing line: only their focus
+        and matching lines are kept."""
         lines = _lines_of(u) - f.chosen
         if not lines:
             return set()
-        first = min(lines)
-        keep = {first}
-        n = first
-        while n in lines and len(keep) < SIGNATURE_LINES and not _opens_body(f.lines[n - 1]):
-            n += 1
-            if n in lines:
-                keep.add(n)
+        keep: set[int] = set()
+        if u.kind != "module":
+            n = first = min(lines)
+            keep.add(first)
+            while (n in lines and len(keep) < SIGNATURE_LINES
+                   and not _opens_body(f.lines[n - 1])):
+                n += 1
+                if n in lines:
+                    keep.add(n)
         if self.price(f, keep) > room:
             return set()
         focus = set(u.focus)
         hits = [n for n in u.focus if n in lines and n not in keep] + sorted(
-            (n for n in lines if n not in keep and n not in focus
+            (n for n in lines if words and n not in keep and n not in focus
              and self.matches(f.lines[n - 1])),
             key=lambda n: (-self.matches(f.lines[n - 1]), n))
         # price(keep | {n}) for each candidate, kept up to date line by line: pricing the
@@ -145,7 +151,7 @@ class _Packer:
         header = 0 if f.chosen else BLOCK_TOKENS
         before = max(1, f.runs())
         cost, runs = f.cost(keep), f.runs(keep)
-        for n in hits + [max(lines)]:
+        for n in hits + ([max(lines)] if u.kind != "module" else []):
             if n in keep:
                 continue
             joins = (n - 1 in f.chosen or n - 1 in keep) + (n + 1 in f.chosen or n + 1 in keep)
@@ -232,6 +238,10 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
     def density(piece: _Piece) -> float:
         return float(piece.value / piece.cost ** DENSITY)
 
+    for u in cc.units:  # a PR's changed lines first, inside their signatures: the change is
+        if u.focus:     # what the reviewer came for; the passes below grow it as it deserves
+            f = p.file(u.file)
+            p.take(u, f, p.shortened(u, f, p.room, words=False), shortened=True)
     pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=density, reverse=True)
     for piece in pieces:
         if p.room <= MARKER_TOKENS + BLOCK_TOKENS // 2:
@@ -257,6 +267,14 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
     p.fill_gaps()
     ranked = sorted((kv for kv in p.files.items() if kv[1].chosen), key=lambda kv: -kv[1].best)
     return [_snippet(path, f, cc.languages.get(path, "")) for path, f in ranked]
+
+
+def change_tokens(cc: CodeCandidates) -> int:
+    """What showing every unit's focus (the lines a PR changed) costs, file headers included:
+    the room the text around the code should leave for it."""
+    lines = sum(line_tokens(cc.sources.get(u.file, [])[n - 1]) for u in cc.units
+                for n in u.focus if n <= len(cc.sources.get(u.file, [])))
+    return int(lines + BLOCK_TOKENS * len({u.file for u in cc.units if u.focus}))
 
 
 #: per source list (the same object through one render's packs and repacks): its line costs

@@ -53,3 +53,58 @@ def test_every_changed_file_is_listed_even_when_it_holds_no_code(branch: Repo) -
     data = graphiq("context", "--diff", "--format", "json", cwd=branch.path)
     assert {"path": "CHANGELOG.md", "status": "added", "added": 3, "deleted": 0} in json.loads(
         data.stdout)["changed_files"]
+
+
+def test_changed_lines_outside_every_definition_are_shown(branch: Repo) -> None:
+    """An import and module-level code belong to no definition, yet they are the change."""
+    branch.edit("report.py", "from ledger import reconcile\n",
+                "from ledger import reconcile  # the scaled ledger\nimport decimal\n")
+    with open(branch.path / "report.py", "a", encoding="utf-8") as f:
+        f.write("\n\nif __name__ == '__main__':\n    print(report({'entry_61': 2}))\n")
+    branch.commit("report from the command line")
+    out = graphiq("context", "--diff", "--max-tokens", "600", cwd=branch.path)
+    assert out.returncode == 0, out.stderr
+    for line in ("from ledger import reconcile  # the scaled ledger", "import decimal",
+                 "if __name__ == '__main__':", "print(report({'entry_61': 2}))",
+                 "step_61 = ledger.get('entry_61', 0) * 61  # scaled, not shifted"):
+        assert line in out.stdout, line
+
+
+def _module(n: int) -> str:
+    body = "".join(f"    total += item.part_{k} * {k}\n" for k in range(25))
+    return f"def settle_{n}(item):\n    total = 0\n{body}    return total\n"
+
+
+def test_every_changed_line_is_shown_before_the_callers_code(tmp_path: Path) -> None:
+    """Six functions too long to show whole, one line changed in each, each with callers of
+    its own: at a budget that holds the six changed lines and little more, all six are
+    shown, where ranking by value per token would spend it on the short callers first."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    files = {f"settle_{n}.py": _module(n) for n in range(6)}
+    files.update({f"use_{n}.py": f"from settle_{n} import settle_{n}\n\n\n" + "".join(
+        f"def use_{n}_{k}(x):\n    return settle_{n}(x)\n\n\n" for k in range(4))
+        for n in range(6)})
+    repo.commit("settlements", files)
+    repo.git("checkout", "-q", "-b", "feature")
+    for n in range(6):
+        repo.edit(f"settle_{n}.py", "    total += item.part_17 * 17\n",
+                  f"    total += item.part_17 * 17 * rate_{n}  # rated\n")
+    repo.commit("rate part 17")
+    out = graphiq("context", "--diff", "--max-tokens", "900", cwd=repo.path)
+    assert out.returncode == 0, out.stderr
+    code = out.stdout.split("<summary>Code", 1)[1]
+    for n in range(6):
+        assert f"total += item.part_17 * 17 * rate_{n}  # rated" in code, n
+        assert f"def settle_{n}(item):" in code  # each inside its signature
+
+
+def test_a_long_list_of_changed_files_says_how_many_it_leaves_out(branch: Repo) -> None:
+    """When the lists must be shortened to fit, the changed files keep the longest list and
+    the heading still counts them all."""
+    branch.commit("notes", {f"docs/page_{n:02d}.md": f"# Page {n}\n" for n in range(30)})
+    out = graphiq("context", "--diff", "--max-tokens", "400", cwd=branch.path)
+    assert out.returncode == 0, out.stderr
+    listed = out.stdout.split("Files this PR changes (31)", 1)[1].split("</details>", 1)[0]
+    assert listed.count("(added, +1 −0)") == 20
+    assert "- … and 11 more" in listed
