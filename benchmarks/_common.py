@@ -45,6 +45,36 @@ def graphiq_exe() -> str:
     return found
 
 
+def installed_exe() -> str:
+    """graphiq-ci as `pip install .` installs it, for start-up figures: an editable install
+    (this venv's) puts a path finder into every interpreter's start, which users of a regular
+    install never pay. A venv under BENCH_WORK gets this checkout's wheel without its
+    dependencies, which it finds in the running venv's site-packages through a .pth file."""
+    import site
+    import tempfile
+
+    venv = WORK / "regular-install"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    with tempfile.TemporaryDirectory() as tmp:  # HEAD's files: the commit the figures name
+        src = Path(tmp) / "src"
+        src.mkdir()
+        tar = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", "HEAD"],
+                             capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(src)], input=tar, check=True)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp,
+                        str(src)], check=True, capture_output=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps",
+                        "--no-index", "--force-reinstall", *map(str, Path(tmp).glob("*.whl"))],
+                       check=True, capture_output=True)
+    target = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path("
+                             "'purelib'))"], capture_output=True, text=True, check=True)
+    deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(target.stdout.strip()) / "graphiq-deps.pth").write_text("\n".join(deps) + "\n")
+    return str(venv / "bin" / "graphiq-ci")
+
+
 def codegraph_installed() -> bool:
     return CODEGRAPH_NODE.exists() and CODEGRAPH_CLI.exists()
 

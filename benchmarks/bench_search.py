@@ -8,7 +8,8 @@ of graphiq-ci does). Then, over a fixed set of 24 queries (three per query famil
 TypeScript/JavaScript/Python repository):
   in-process  search(root, query, top=10) after one warm-up call, median and p90 over all calls;
               also with refresh=False (ranking without the staleness check) when accepted
-  CLI         `graphiq-ci search QUERY --repo REPO --json` wall time, process start included
+  CLI         `graphiq-ci search QUERY --repo REPO --json` wall time, process start included,
+              and `graphiq-ci --help`, both from a regular install of HEAD (`_common.installed_exe`)
   load_graph  the cached graph's load in a fresh interpreter, when graphiq_ci.search exposes it
               (the first load after indexing may build and cache it; reported apart)
 """
@@ -108,7 +109,7 @@ def main() -> int:
     from graphiq_ci.index.run import find_root
 
     root = find_root((args.repo or C.default_checkout()).resolve())
-    gq = C.graphiq_exe()
+    gq = C.installed_exe()  # what `pip install .` gives a user: no editable-install finder
     t0 = time.perf_counter()
     idx = subprocess.run([gq, "index", "--repo", str(root)], capture_output=True, text=True)
     if idx.returncode != 0:

@@ -1,66 +1,63 @@
 """The `graphiq-ci` command line: option parsing only, one module per subcommand.
 
-Each subcommand lives in `graphiq_ci/commands/<name>.py` and exposes `register(app)`.
-Errors users can cause are `GraphiqError` → one line on stderr, exit 2; `--debug` shows tracebacks.
+Each subcommand lives in `graphiq_ci/commands/<name>.py` and exposes `register(commands)`,
+which adds its parser (`commands.common.add_command`) and the function that runs it.
+Errors users can cause are `GraphiqError` → one line on stderr, exit 2; `--debug` shows
+tracebacks. A usage error (an unknown option, a value out of range) prints the usage line
+and exits 2 as well.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import sqlite3
 import sys
-from collections.abc import Callable
-from typing import TypeVar
 
-import typer
-
-from graphiq_ci.errors import GraphiqError, one_line
-
-app = typer.Typer(
-    name="graphiq-ci",
-    help="Turn a repository plus a task or PR description into the code that matters.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    # Plain help and usage errors: Typer's rich formatting imports rich and markdown-it on
-    # every `--help` (~70 ms, half the command's start-up) for boxes around the same text.
-    rich_markup_mode=None,
-)
-
-T = TypeVar("T")
+DESCRIPTION = "Turn a repository plus a task or PR description into the code that matters."
 
 
-def _register_commands() -> None:
+def build_parser() -> argparse.ArgumentParser:
     from graphiq_ci.commands import COMMANDS
 
+    parser = argparse.ArgumentParser(prog="graphiq-ci", description=DESCRIPTION,
+                                     allow_abbrev=False)
+    parser.add_argument("--debug", action="store_true",
+                        help="Show a traceback instead of a one-line error (any position).")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for register in COMMANDS:
-        register(app)
+        register(commands)
+    return parser
 
 
-def guarded(fn: Callable[[], T]) -> T:
-    """Run a command body, turning `GraphiqError` into a one-line message and exit code 2.
-
-    A database or file-system failure the environment causes (a full disk, a damaged index
-    found mid-query, a permission) is reported the same way, never as a traceback.
-    """
-    try:
-        return fn()
-    except (GraphiqError, sqlite3.Error, OSError) as exc:
-        if os.environ.get("GRAPHIQ_DEBUG"):
-            raise
-        typer.echo(f"graphiq-ci: {one_line(exc)}", err=True)
-        raise typer.Exit(2) from None
-
-
-def main() -> None:
-    if sys.argv[1:] == ["index", "--hook"]:  # every commit runs this: skip Typer's start-up
+def run(argv: list[str]) -> int:
+    """Parse `argv` (without the program name), run its command, return the exit status."""
+    if argv == ["index", "--hook"]:  # every commit runs this: nothing but the refresh loads
         from pathlib import Path
 
         from graphiq_ci.hook import refresh_quietly
 
-        sys.exit(refresh_quietly(Path(".")))
-    if "--debug" in sys.argv:
-        sys.argv.remove("--debug")
+        return refresh_quietly(Path("."))
+    if "--debug" in argv:
+        argv = [a for a in argv if a != "--debug"]
         os.environ["GRAPHIQ_DEBUG"] = "1"
-    _register_commands()
-    app()
+    from graphiq_ci.commands.common import Exit
+
+    parser = build_parser()
+    if not argv:  # the command list, as a usage error: nothing was asked
+        parser.print_help()
+        return 2
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse has printed
+        return exc.code if isinstance(exc.code, int) else 2
+    if not hasattr(args, "run"):  # options but no command
+        parser.print_usage(sys.stderr)
+        return 2
+    try:
+        return args.run(args) or 0
+    except Exit as exc:
+        return exc.code
+
+
+def main() -> None:
+    sys.exit(run(sys.argv[1:]))

@@ -1,8 +1,8 @@
 """The git-hook refresh: silent when nothing changed, never fails the hook.
 
-Git runs it on every commit, checkout, merge and rebase, so it stays off Typer (the CLI calls
-it for `graphiq-ci index --hook`, and `cli.main` takes a shortcut to it for exactly that
-command line).
+Git runs it on every commit, checkout, merge and rebase, so it loads nothing else (the CLI
+calls it for `graphiq-ci index --hook`, and `cli.run` takes a shortcut to it for exactly that
+command line, before even the argument parser).
 """
 
 from __future__ import annotations

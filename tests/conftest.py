@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,41 @@ def make_repo(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
 
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[[list[str]], CliResult]:
+    """The real command line in this process (`graphiq_ci.cli.run`), its output captured."""
+    from graphiq_ci.cli import run
+
+    def invoke(argv: list[str]) -> CliResult:
+        capsys.readouterr()
+        code = run(list(argv))
+        out = capsys.readouterr()
+        return CliResult(code, out.out, out.err)
+
+    return invoke
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    """name → parser of every `graphiq-ci` subcommand, as the CLI builds them."""
+    from graphiq_ci.cli import build_parser
+
+    parser = build_parser()
+    group = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(group.choices)
+
+
+def cli_options(name: str) -> set[str]:
+    return {o for action in subcommands()[name]._actions for o in action.option_strings}

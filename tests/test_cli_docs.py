@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import re
 
-import typer
-from typer.testing import CliRunner
-
-from graphiq_ci.cli import app
-from graphiq_ci.commands import COMMANDS
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import PROJECT_ROOT, subcommands
 
 
 def _commands() -> dict[str, str]:
-    probe = typer.Typer()
-    for register in COMMANDS:
-        register(probe)
-    return {(c.name or c.callback.__name__ if c.callback else ""): (c.help or
-            (c.callback.__doc__ if c.callback else "") or "")
-            for c in probe.registered_commands}
+    return {name: parser.description or "" for name, parser in subcommands().items()}
 
 
 def test_every_command_has_help_text() -> None:
     commands = _commands()
-    assert set(commands) >= {"index", "stats", "search", "context", "config", "pr-comment"}
+    assert set(commands) >= {"index", "stats", "search", "context", "config", "pr-comment",
+                             "mcp", "affected"}
     assert all(text.strip() for text in commands.values()), commands
 
 
@@ -34,22 +25,32 @@ def test_every_command_is_in_the_readme() -> None:
     assert not missing, missing
 
 
-def test_help_lists_every_command() -> None:
-    from graphiq_ci.cli import _register_commands
+def test_help_lists_every_command_with_its_first_line(cli) -> None:
+    result = cli(["--help"])
+    assert result.exit_code == 0
+    flat = " ".join(result.stdout.split())
+    for name, text in _commands().items():
+        assert f"{name} {' '.join(text.splitlines()[0].split())}" in flat, name
 
-    _register_commands()
-    out = CliRunner().invoke(app, ["--help"]).output
-    for name in _commands():
-        assert name in out
+
+def test_every_option_of_every_command_has_help_in_its_help(cli) -> None:
+    for name, parser in subcommands().items():
+        shown = cli([name, "--help"]).stdout
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert option in shown, (name, option)
+            assert action.help and action.help.strip(), (name, action.dest)
 
 
-def test_option_help_loses_no_words() -> None:
-    """Typer's rich help ate `[...]` as markup: "Token budget [default: 1800]." printed as
-    "Token budget .". Help is plain now (rich cost half the start-up); no option's help may
-    lose words either way."""
-    from graphiq_ci.cli import _register_commands
+def test_no_arguments_prints_the_commands_and_is_a_usage_error(cli) -> None:
+    result = cli([])
+    assert result.exit_code == 2
+    assert "context" in result.stdout and "affected" in result.stdout
 
-    _register_commands()
-    for name in _commands():
-        shown = CliRunner().invoke(app, [name, "--help"], terminal_width=200).output
-        assert not re.search(r"\w \.(\s|$)", shown), (name, shown)
+
+def test_a_bad_value_is_a_usage_error_naming_the_option(cli) -> None:
+    result = cli(["context", "task", "--max-tokens", "50"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "argument --max-tokens: 50 is not at least 100" in result.stderr
+    result = cli(["context", "task", "--depth", "nine"])
+    assert result.exit_code == 2 and "'nine' is not a whole number" in result.stderr

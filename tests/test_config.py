@@ -3,11 +3,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
 import yaml
-from typer.testing import CliRunner
 
-from graphiq_ci.commands import config as config_command
 from graphiq_ci.config import Budgets, Config, load_config
 from graphiq_ci.errors import GraphiqError
 
@@ -133,18 +130,10 @@ def test_malformed_yaml_names_where_an_open_bracket_started(tmp_path):
     assert str(excinfo.value).endswith(" started on line 3)"), str(excinfo.value)
 
 
-@pytest.fixture
-def cli():
-    app = typer.Typer()
-    config_command.register(app)
-    app.command("noop")(lambda: None)  # a second command keeps `config` a subcommand
-    return app
-
-
 def test_show_prints_the_effective_configuration(tmp_path, cli):
     write(tmp_path, "trunk: main\nbudgest: {}\n")
 
-    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+    result = cli(["config", "--show", "--repo", str(tmp_path)])
 
     assert result.exit_code == 0
     assert yaml.safe_load(result.stdout) == {**Config().as_dict(), "trunk": "main"}
@@ -152,7 +141,7 @@ def test_show_prints_the_effective_configuration(tmp_path, cli):
 
 
 def test_show_json(tmp_path, cli):
-    result = CliRunner().invoke(cli, ["config", "--show", "--json", "--repo", str(tmp_path)])
+    result = cli(["config", "--show", "--json", "--repo", str(tmp_path)])
 
     assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 1800, "depth": 2}
 
@@ -160,14 +149,14 @@ def test_show_json(tmp_path, cli):
 def test_show_reports_config_errors_on_one_line(tmp_path, cli):
     write(tmp_path, "budgets: {max_nodes: ten}\n")
 
-    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+    result = cli(["config", "--show", "--repo", str(tmp_path)])
 
     assert result.exit_code == 2
     assert result.stderr == "graphiq-ci: budgets.max_nodes: expected an integer, got 'ten'\n"
 
 
 def test_config_without_show_explains(tmp_path, cli):
-    result = CliRunner().invoke(cli, ["config", "--repo", str(tmp_path)])
+    result = cli(["config", "--repo", str(tmp_path)])
 
     assert result.exit_code == 2
     assert "--show" in result.stderr
@@ -177,7 +166,7 @@ def test_show_reports_malformed_yaml_on_one_line(tmp_path, cli, monkeypatch):
     monkeypatch.delenv("GRAPHIQ_DEBUG", raising=False)  # --debug would show the traceback
     write(tmp_path, "trunk: main\n\tbudgets: {}\n")
 
-    result = CliRunner().invoke(cli, ["config", "--show", "--repo", str(tmp_path)])
+    result = cli(["config", "--show", "--repo", str(tmp_path)])
 
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1, result.stderr

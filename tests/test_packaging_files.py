@@ -6,24 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-import typer
-import typer.main
 import yaml
 from pre_commit.clientlib import InvalidManifestError, load_manifest
 
-from graphiq_ci.commands import index, pr_comment
+from tests.conftest import cli_options
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = ROOT / "action.yml"
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
-
-
-def cli_options(register, name):
-    app = typer.Typer()
-    register(app)
-    app.command("noop")(lambda: None)
-    command = typer.main.get_command(app).commands[name]
-    return {opt for param in command.params for opt in param.opts}
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +85,7 @@ def test_action_installs_itself_in_a_venv_and_passes_only_real_flags(action):
             '"$GRAPHIQ_ACTION_PATH"') in scripts
     assert '"$GRAPHIQ_VENV/bin/graphiq-ci" "${args[@]}"' in scripts
     flags = set(re.findall(r"--[a-z][a-z-]+", scripts.split("pr-comment", 1)[1]))
-    assert flags <= cli_options(pr_comment.register, "pr-comment")
+    assert flags <= cli_options("pr-comment")
     assert {
         "--base",
         "--max-nodes",
@@ -123,7 +113,7 @@ def test_pre_commit_manifest_is_valid():
 
 
 def test_index_hook_entry_matches_the_cli():
-    assert "--hook" in cli_options(index.register, "index")
+    assert "--hook" in cli_options("index")
 
 
 def test_the_manifest_validator_is_not_a_rubber_stamp(tmp_path):

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import typer
+from typing import Any
 
 from graphiq_ci.commands import affected as affected
 from graphiq_ci.commands import config as config
@@ -15,7 +14,7 @@ from graphiq_ci.commands import pr_comment as pr_comment
 from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
 
-COMMANDS: list[Callable[[typer.Typer], None]] = [
+COMMANDS: list[Callable[[Any], None]] = [
     context.register,
     index.register,
     search.register,

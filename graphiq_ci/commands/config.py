@@ -6,31 +6,27 @@ turned into before a CI run does it for them.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
-from typing import Annotated
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, echo, guarded
 from graphiq_ci.errors import GraphiqError
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("config")
-    def config_command(
-        show: Annotated[
-            bool, typer.Option("--show", help="Print the effective configuration.")
-        ] = False,
-        repo: Annotated[
-            Path, typer.Option("--repo", help="Repository root holding .graphiq.yml.")
-        ] = Path("."),
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print JSON instead of YAML.")
-        ] = False,
-    ) -> None:
-        """Inspect the configuration read from .graphiq.yml."""
-        guarded(lambda: _show(repo, show=show, as_json=as_json))
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "config", _run, "Inspect the configuration read from "
+                    ".graphiq.yml.")
+    p.add_argument("--show", action="store_true", help="Print the effective configuration.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository root holding .graphiq.yml (default: .).")
+    p.add_argument("--json", dest="as_json", action="store_true",
+                   help="Print JSON instead of YAML.")
+
+
+def _run(a: argparse.Namespace) -> int:
+    guarded(lambda: _show(a.repo, show=a.show, as_json=a.as_json))
+    return 0
 
 
 def _show(repo: Path, *, show: bool, as_json: bool) -> None:
@@ -44,9 +40,9 @@ def _show(repo: Path, *, show: bool, as_json: bool) -> None:
         )
     config, warnings = load_config(repo)
     for warning in warnings:
-        typer.echo(f"graphiq-ci: warning: {warning}", err=True)
+        echo(f"graphiq-ci: warning: {warning}", err=True)
     data = config.as_dict()
     if as_json:
-        typer.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
     else:
-        typer.echo(yaml.safe_dump(data, sort_keys=False), nl=False)
+        echo(yaml.safe_dump(data, sort_keys=False), nl=False)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, at_least, echo, guarded
 from graphiq_ci.errors import GraphiqError
 
 
@@ -21,65 +20,69 @@ def read_task(task: str | None, task_file: Path | None) -> str:
     return task or ""
 
 
-def register(app: typer.Typer) -> None:
-    @app.command()
-    def context(
-        task: str = typer.Argument(None, help="The task or PR description."),
-        task_file: Path = typer.Option(None, "--task-file", help="Read the task from a file "
-                                       "(- for standard input)."),
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
-        fmt: str = typer.Option("markdown", "--format", help="markdown, prompt or json."),
-        max_nodes: int = typer.Option(None, "--max-nodes", min=1,
-                                      help="Symbols to keep (default: 24, or .graphiq.yml)."),
-        max_tokens: int = typer.Option(None, "--max-tokens", min=100,
-                                       help="Token budget (default: 1800, or .graphiq.yml)."),
-        depth: int = typer.Option(None, "--depth", min=0, max=6,
-                                  help="BFS depth from the entry points (default: 2)."),
-        diff: bool = typer.Option(False, "--diff", help="PR mode: start from the branch's "
-                                  "changed symbols (implied with no task on a branch)."),
-        base: str = typer.Option(None, "--base", help="Compare with this ref (implies --diff)."),
-        template: Path = typer.Option(None, "--template", help="Your own Jinja2 template."),
-        diagram: bool = typer.Option(False, "--diagram", help="Add a Mermaid diagram."),
-        explain: bool = typer.Option(False, "--explain", help="Show why each file ranked."),
-    ) -> None:
-        """Build the context for a task: ranked files, symbols, code, within a token budget."""
-        from graphiq_ci.config import load_config
-        from graphiq_ci.context import Options, build_context, nothing_found
-        from graphiq_ci.context.workspace import Workspace
-        from graphiq_ci.index import find_root
-        from graphiq_ci.render.output import render_json, render_text
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "context", _context, "Build the context for a task: ranked "
+                    "files, symbols, code, within a token budget.")
+    p.add_argument("task", nargs="?", help="The task or PR description.")
+    p.add_argument("--task-file", type=Path, metavar="PATH",
+                   help="Read the task from a file (- for standard input).")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository (default: .).")
+    p.add_argument("--format", dest="fmt", default="markdown",
+                   help="markdown, prompt or json (default: markdown).")
+    p.add_argument("--max-nodes", type=at_least(1), metavar="N",
+                   help="Symbols to keep (default: 24, or .graphiq.yml).")
+    p.add_argument("--max-tokens", type=at_least(100), metavar="N",
+                   help="Token budget (default: 1800, or .graphiq.yml).")
+    p.add_argument("--depth", type=at_least(0, 6), metavar="N",
+                   help="BFS depth from the entry points, 0 to 6 (default: 2).")
+    p.add_argument("--diff", action="store_true", help="PR mode: start from the branch's "
+                   "changed symbols (implied with no task on a branch).")
+    p.add_argument("--base", metavar="REF", help="Compare with this ref (implies --diff).")
+    p.add_argument("--template", type=Path, metavar="PATH", help="Your own Jinja2 template.")
+    p.add_argument("--diagram", action="store_true", help="Add a Mermaid diagram.")
+    p.add_argument("--explain", action="store_true", help="Show why each file ranked.")
 
-        def run() -> str:
-            if fmt not in ("markdown", "prompt", "json"):
-                raise GraphiqError(f"unknown format {fmt!r}: use markdown, prompt or json")
-            text = read_task(task, task_file)
-            budgets = load_config(find_root(repo))[0].budgets
-            opts = Options(max_nodes=max_nodes or budgets.max_nodes,
-                           depth=budgets.depth if depth is None else depth)
-            with Workspace(repo, show_progress=True) as ws:
-                ctx = build_context(repo, text, opts, diff=diff, base=base, workspace=ws)
-            for note in ctx.notes:
-                typer.echo(f"graphiq-ci: {note}", err=True)
-            if not ctx.files and not ctx.symbols:
-                raise _NothingFound(nothing_found(ctx.stats))
-            budget = max_tokens or budgets.max_tokens
-            if fmt == "json":
-                return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
-            # PR mode reads changed → callers → tests; the task view has no such sections.
-            view = "pr_comment" if (fmt == "markdown" and template is None
-                                    and ctx.stats.get("mode") == "pr") else fmt
-            out = render_text(ctx, view, max_tokens=budget, template=template,
-                              with_diagram=diagram).text
-            if explain:
-                out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
-            return out
 
-        try:
-            out = guarded(run)
-            typer.echo(out, nl=not out.endswith("\n"))
-        except _NothingFound as exc:
-            typer.echo(f"graphiq-ci: {exc}", err=True)
-            raise typer.Exit(1) from None
+def _context(a: argparse.Namespace) -> int:
+    from graphiq_ci.config import load_config
+    from graphiq_ci.context import Options, build_context, nothing_found
+    from graphiq_ci.context.workspace import Workspace
+    from graphiq_ci.index import find_root
+    from graphiq_ci.render.output import render_json, render_text
+
+    def run() -> str:
+        if a.fmt not in ("markdown", "prompt", "json"):
+            raise GraphiqError(f"unknown format {a.fmt!r}: use markdown, prompt or json")
+        text = read_task(a.task, a.task_file)
+        budgets = load_config(find_root(a.repo))[0].budgets
+        opts = Options(max_nodes=a.max_nodes or budgets.max_nodes,
+                       depth=budgets.depth if a.depth is None else a.depth)
+        with Workspace(a.repo, show_progress=True) as ws:
+            ctx = build_context(a.repo, text, opts, diff=a.diff, base=a.base, workspace=ws)
+        for note in ctx.notes:
+            echo(f"graphiq-ci: {note}", err=True)
+        if not ctx.files and not ctx.symbols:
+            raise _NothingFound(nothing_found(ctx.stats))
+        budget = a.max_tokens or budgets.max_tokens
+        if a.fmt == "json":
+            return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
+        # PR mode reads changed → callers → tests; the task view has no such sections.
+        view = "pr_comment" if (a.fmt == "markdown" and a.template is None
+                                and ctx.stats.get("mode") == "pr") else a.fmt
+        out = render_text(ctx, view, max_tokens=budget, template=a.template,
+                          with_diagram=a.diagram).text
+        if a.explain:
+            out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
+        return out
+
+    try:
+        out = guarded(run)
+    except _NothingFound as exc:
+        echo(f"graphiq-ci: {exc}", err=True)
+        return 1
+    echo(out, nl=not out.endswith("\n"))
+    return 0
 
 
 class _NothingFound(Exception):

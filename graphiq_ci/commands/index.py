@@ -3,12 +3,11 @@ shard of it (`--shard I/N`), or merge the shards into it (`--merge`)."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, echo, guarded
 
 if TYPE_CHECKING:
     from graphiq_ci.index import IndexReport
@@ -25,41 +24,44 @@ def index_with_progress(repo: Path, full: bool = False) -> IndexReport:
         progress.close()
 
 
-def register(app: typer.Typer) -> None:
-    @app.command()
-    def index(
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository (or any directory)."),
-        full: bool = typer.Option(False, "--full", help="Rebuild from scratch."),
-        hook: bool = typer.Option(
-            False, "--hook",
-            help="For git hooks: print only when something changed, never fail the hook."),
-        shard: str = typer.Option(
-            "", "--shard", metavar="I/N",
-            help="Parse and write only shard I of N (by path hash) into .graphiq/shard-I-of-N.db;"
-                 " one CI job per shard, then --merge."),
-        out: Path = typer.Option(None, "--out", help="Where --shard writes its file."),
-        merge: bool = typer.Option(
-            False, "--merge", help="Merge the SHARD files into .graphiq/graphiq.db and resolve."),
-        shards: list[Path] = typer.Argument(
-            None, metavar="SHARD", help="Shard files, with --merge.", show_default=False),
-    ) -> None:
-        """Index a repository into .graphiq/graphiq.db (incremental by default), or one shard of
-        it for a CI job (--shard), or merge the shards into it (--merge)."""
-        if shard or merge or out or shards:
-            guarded(lambda: _check_modes(shard, out, merge, shards or [], full or hook))
-            if merge:
-                return _merge(repo, shards)
-            return _shard(repo, shard, out)
-        if hook:
-            from graphiq_ci.hook import refresh_quietly
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "index", _index, "Index a repository into .graphiq/graphiq.db "
+                    "(incremental by default), or one shard of it for a CI job (--shard), or "
+                    "merge the shards into it (--merge).")
+    p.add_argument("shards", nargs="*", type=Path, metavar="SHARD",
+                   help="Shard files, with --merge.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository (or any directory; default: .).")
+    p.add_argument("--full", action="store_true", help="Rebuild from scratch.")
+    p.add_argument("--hook", action="store_true", help="For git hooks: print only when "
+                   "something changed, never fail the hook.")
+    p.add_argument("--shard", default="", metavar="I/N", help="Parse and write only shard I "
+                   "of N (by path hash) into .graphiq/shard-I-of-N.db; one CI job per shard, "
+                   "then --merge.")
+    p.add_argument("--out", type=Path, metavar="PATH", help="Where --shard writes its file.")
+    p.add_argument("--merge", action="store_true",
+                   help="Merge the SHARD files into .graphiq/graphiq.db and resolve.")
 
-            raise typer.Exit(refresh_quietly(repo))
-        report = guarded(lambda: index_with_progress(repo, full))
-        for note in report.notes:
-            typer.echo(f"graphiq-ci: {note}", err=True)
-        from graphiq_ci.index.run import summary
 
-        typer.echo(summary(report))
+def _index(a: argparse.Namespace) -> int:
+    if a.shard or a.merge or a.out or a.shards:
+        guarded(lambda: _check_modes(a.shard, a.out, a.merge, a.shards, a.full or a.hook))
+        if a.merge:
+            _merge(a.repo, a.shards)
+        else:
+            _shard(a.repo, a.shard, a.out)
+        return 0
+    if a.hook:
+        from graphiq_ci.hook import refresh_quietly
+
+        return refresh_quietly(a.repo)
+    report = guarded(lambda: index_with_progress(a.repo, a.full))
+    for note in report.notes:
+        echo(f"graphiq-ci: {note}", err=True)
+    from graphiq_ci.index.run import summary
+
+    echo(summary(report))
+    return 0
 
 
 def _check_modes(shard: str, out: Path | None, merge: bool, shards: list[Path],
@@ -87,8 +89,8 @@ def _shard(repo: Path, spec: str, out: Path | None) -> None:
     finally:
         progress.close()
     for note in report.notes:
-        typer.echo(f"graphiq-ci: {note}", err=True)
-    typer.echo(f"{summary(report)}; shard {spec.strip()} written to {path}")
+        echo(f"graphiq-ci: {note}", err=True)
+    echo(f"{summary(report)}; shard {spec.strip()} written to {path}")
 
 
 def _merge(repo: Path, shards: list[Path] | None) -> None:
@@ -96,5 +98,5 @@ def _merge(repo: Path, shards: list[Path] | None) -> None:
 
     report = guarded(lambda: merge_shards(repo, shards or []))
     for note in report.notes:
-        typer.echo(f"graphiq-ci: {note}", err=True)
-    typer.echo(summary(report))
+        echo(f"graphiq-ci: {note}", err=True)
+    echo(summary(report))

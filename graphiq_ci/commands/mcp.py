@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, guarded
 
 
-def register(app: typer.Typer) -> None:
-    @app.command()
-    def mcp(
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository to serve."),
-    ) -> None:
-        """Serve context, search, symbol, impact, affected, files and status over MCP (stdio).
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "mcp", _run, "Serve context, search, symbol, impact, affected, "
+                    "files and status over MCP (stdio).\n\nAdd it to an MCP client as the "
+                    "command `graphiq-ci mcp --repo DIR`.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository to serve (default: .).")
 
-        Add it to an MCP client as the command `graphiq-ci mcp --repo DIR`.
-        """
-        from graphiq_ci.index import find_root
 
-        root = guarded(lambda: find_root(repo))  # a bad --repo fails here, in one line
-        from graphiq_ci.serve.server import serve
+def _run(a: argparse.Namespace) -> int:
+    from graphiq_ci.index import find_root
 
-        serve(root)
+    root = guarded(lambda: find_root(a.repo))  # a bad --repo fails here, in one line
+    from graphiq_ci.serve.server import serve
+
+    serve(root)
+    return 0

@@ -7,12 +7,11 @@ Option parsing only: defaults come from `.graphiq.yml`, the work is
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, at_least, echo, guarded
 from graphiq_ci.errors import GraphiqError
 
 if TYPE_CHECKING:
@@ -23,79 +22,68 @@ if TYPE_CHECKING:
 CONTEXT_FILE_SUFFIX = {"markdown": ".md", "json": ".json", "prompt": ".txt"}
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("pr-comment")
-    def pr_comment_command(
-        repo: Annotated[Path, typer.Option("--repo", help="Repository root.")] = Path("."),
-        base: Annotated[
-            str | None, typer.Option("--base", help="Base commit or ref (default: the PR's base).")
-        ] = None,
-        max_nodes: Annotated[
-            int | None, typer.Option("--max-nodes", min=1, help="Most symbols in the context.")
-        ] = None,
-        max_tokens: Annotated[
-            int | None, typer.Option("--max-tokens", min=100, help="Token budget of the context.")
-        ] = None,
-        fmt: Annotated[
-            str, typer.Option("--format", help="Format of the context file: markdown|json|prompt.")
-        ] = "markdown",
-        template: Annotated[
-            Path | None, typer.Option("--template", help="Jinja2 template for the comment.")
-        ] = None,
-        no_comment: Annotated[
-            bool, typer.Option("--no-comment", help="Render and set outputs; post nothing.")
-        ] = False,
-        dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Print the comment body instead of posting it.")
-        ] = False,
-        token: Annotated[
-            str | None,
-            typer.Option(
-                "--token", help="GitHub token (default: $GITHUB_TOKEN).", show_default=False
-            ),
-        ] = None,
-    ) -> None:
-        """Post or update one pull-request comment with the code the PR touches."""
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "pr-comment", _run,
+                    "Post or update one pull-request comment with the code the PR touches.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository root (default: .).")
+    p.add_argument("--base", metavar="REF", help="Base commit or ref (default: the PR's base).")
+    p.add_argument("--max-nodes", type=at_least(1), metavar="N",
+                   help="Most symbols in the context.")
+    p.add_argument("--max-tokens", type=at_least(100), metavar="N",
+                   help="Token budget of the context.")
+    p.add_argument("--format", dest="fmt", default="markdown",
+                   help="Format of the context file: markdown|json|prompt (default: markdown).")
+    p.add_argument("--template", type=Path, metavar="PATH",
+                   help="Jinja2 template for the comment.")
+    p.add_argument("--no-comment", action="store_true",
+                   help="Render and set outputs; post nothing.")
+    p.add_argument("--dry-run", action="store_true",
+                   help="Print the comment body instead of posting it.")
+    p.add_argument("--token", help="GitHub token (default: $GITHUB_TOKEN).")
 
-        def body() -> None:
-            from graphiq_ci.config import load_config
-            from graphiq_ci.github.pr_comment import run_pr_comment
 
-            if fmt not in CONTEXT_FILE_SUFFIX:
-                raise GraphiqError(f"--format must be one of {', '.join(CONTEXT_FILE_SUFFIX)}")
-            config, warnings = load_config(repo)
-            for warning in warnings:
-                typer.echo(f"graphiq-ci: warning: {warning}", err=True)
+def _run(a: argparse.Namespace) -> int:
+    def body() -> None:
+        from graphiq_ci.config import load_config
+        from graphiq_ci.github.pr_comment import run_pr_comment
 
-            def render(pull_request: PullRequest) -> RenderedContext:
-                return _render_context_markdown(
-                    repo,
-                    pull_request,
-                    config,
-                    base=base or pull_request.base_sha,
-                    max_nodes=max_nodes or config.budgets.max_nodes,
-                    max_tokens=max_tokens or config.budgets.max_tokens,
-                    fmt=fmt,
-                    template=template,
-                )
+        if a.fmt not in CONTEXT_FILE_SUFFIX:
+            raise GraphiqError(f"--format must be one of {', '.join(CONTEXT_FILE_SUFFIX)}")
+        config, warnings = load_config(a.repo)
+        for warning in warnings:
+            echo(f"graphiq-ci: warning: {warning}", err=True)
 
-            result = run_pr_comment(
-                repo,
-                token=token,
-                dry_run=dry_run,
-                render_body=render,
-                post_comment=not no_comment,
-                context_file=repo / ".graphiq" / f"pr-context{CONTEXT_FILE_SUFFIX[fmt]}",
+        def render(pull_request: PullRequest) -> RenderedContext:
+            return _render_context_markdown(
+                a.repo,
+                pull_request,
+                config,
+                base=a.base or pull_request.base_sha,
+                max_nodes=a.max_nodes or config.budgets.max_nodes,
+                max_tokens=a.max_tokens or config.budgets.max_tokens,
+                fmt=a.fmt,
+                template=a.template,
             )
-            if dry_run:
-                typer.echo(result.body)
-            elif result.comment is not None:
-                if result.comment.notice:
-                    # A workflow command: shows as an annotation on the run.
-                    typer.echo(f"::notice title=graphiq-ci::{result.comment.notice}")
-                typer.echo(f"graphiq-ci: comment {result.comment.action} {result.comment.url}")
 
-        guarded(body)
+        result = run_pr_comment(
+            a.repo,
+            token=a.token,
+            dry_run=a.dry_run,
+            render_body=render,
+            post_comment=not a.no_comment,
+            context_file=a.repo / ".graphiq" / f"pr-context{CONTEXT_FILE_SUFFIX[a.fmt]}",
+        )
+        if a.dry_run:
+            echo(result.body)
+        elif result.comment is not None:
+            if result.comment.notice:
+                # A workflow command: shows as an annotation on the run.
+                echo(f"::notice title=graphiq-ci::{result.comment.notice}")
+            echo(f"graphiq-ci: comment {result.comment.action} {result.comment.url}")
+
+    guarded(body)
+    return 0
 
 
 def _render_context_markdown(
@@ -120,7 +108,7 @@ def _render_context_markdown(
     with Workspace(repo_root, show_progress=True) as ws:
         ctx = build_context(repo_root, task, opts, diff=True, base=base, workspace=ws)
     for note in ctx.notes:  # e.g. how a shallow checkout was compared: worth a line in the log
-        typer.echo(f"graphiq-ci: {note}", err=True)
+        echo(f"graphiq-ci: {note}", err=True)
     custom = template or _configured_template(repo_root, config)
     comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, template=custom,
                           with_diagram=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, at_least, echo, guarded
 
 if TYPE_CHECKING:
     from graphiq_ci.search import SearchResult
@@ -30,33 +29,35 @@ def _explain_lines(result: SearchResult) -> list[str]:
     return lines
 
 
-def register(app: typer.Typer) -> None:
-    @app.command(name="search")
-    def search_cmd(
-        query: str = typer.Argument(..., help="A symbol, path, error or description."),
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
-        top: int = typer.Option(10, "--top", min=1, help="How many results."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-        explain: bool = typer.Option(False, "--explain", help="Show each feature's share."),
-    ) -> None:
-        """Rank symbols for a query: BM25 retrieves, the graph reranks."""
-        from graphiq_ci.search import search
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "search", _search,
+                    "Rank symbols for a query: BM25 retrieves, the graph reranks.")
+    p.add_argument("query", help="A symbol, path, error or description.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository (default: .).")
+    p.add_argument("--top", type=at_least(1), default=10, metavar="N",
+                   help="How many results (default: 10).")
+    p.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    p.add_argument("--explain", action="store_true", help="Show each feature's share.")
 
-        result = guarded(lambda: search(repo, query, top))
-        if as_json:
-            typer.echo(json.dumps({
-                "query": query, "family": result.query.family.value,
-                "results": [{"name": h.name, "qualified": h.qualified, "kind": h.kind,
-                             "file": h.path, "line": h.line, "end_line": h.end_line,
-                             "score": round(h.score, 4), "sources": list(h.sources),
-                             **({"features": h.features} if explain else {})}
-                            for h in result.hits]}, indent=2))
-        elif explain:
-            q = result.query
-            typer.echo(f"family: {q.family.value}  terms: {' '.join(q.terms)}")
-            typer.echo("\n".join(_explain_lines(result)))
-        else:
-            for hit in result.hits:
-                typer.echo(f"{hit.path}:{hit.line}  {hit.qualified}  [{hit.kind}]")
-        if not result.hits:
-            raise typer.Exit(1)
+
+def _search(a: argparse.Namespace) -> int:
+    from graphiq_ci.search import search
+
+    result = guarded(lambda: search(a.repo, a.query, a.top))
+    if a.as_json:
+        echo(json.dumps({
+            "query": a.query, "family": result.query.family.value,
+            "results": [{"name": h.name, "qualified": h.qualified, "kind": h.kind,
+                         "file": h.path, "line": h.line, "end_line": h.end_line,
+                         "score": round(h.score, 4), "sources": list(h.sources),
+                         **({"features": h.features} if a.explain else {})}
+                        for h in result.hits]}, indent=2))
+    elif a.explain:
+        q = result.query
+        echo(f"family: {q.family.value}  terms: {' '.join(q.terms)}")
+        echo("\n".join(_explain_lines(result)))
+    else:
+        for hit in result.hits:
+            echo(f"{hit.path}:{hit.line}  {hit.qualified}  [{hit.kind}]")
+    return 0 if result.hits else 1

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from graphiq_ci.cli import guarded
+from graphiq_ci.commands.common import add_command, echo, guarded
 
 
 def _stats(repo: Path) -> dict[str, Any]:
@@ -43,12 +42,15 @@ def _text(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command()
-    def stats(
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    ) -> None:
-        """Show files, symbols and edges by language, kind and edge kind, and freshness."""
-        data = guarded(lambda: _stats(repo))
-        typer.echo(json.dumps(data, indent=2) if as_json else _text(data))
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(commands, "stats", _run, "Show files, symbols and edges by language, "
+                    "kind and edge kind, and freshness.")
+    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+                   help="Repository (default: .).")
+    p.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+
+
+def _run(a: argparse.Namespace) -> int:
+    data = guarded(lambda: _stats(a.repo))
+    echo(json.dumps(data, indent=2) if a.as_json else _text(data))
+    return 0
