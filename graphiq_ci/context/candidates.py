@@ -115,6 +115,7 @@ def _definitions(g: GraphIndex, c: Candidates) -> None:
         if j is None:
             continue
         c.offer(j, c.score[i], f"declared in {g.path(i)}")
-        if i in c.exact:
+        if i in c.exact:  # the name is the definition's; the header only repeats it
+            c.exact.discard(i)
             c.exact.add(j)
         c.score[i] *= DECLARATION_FACTOR
