@@ -107,4 +107,4 @@ def test_search_and_context_name_the_defining_file_first(
                   "--format", "json")
     assert ctx.returncode == 0, ctx.stderr
     files = [f["path"] for f in json.loads(ctx.stdout)["files"]]
-    assert files[:2] == ["util.c", "util.h"], files
+    assert files[0] == "util.c" and "util.h" in files, files
