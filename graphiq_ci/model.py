@@ -53,6 +53,9 @@ class EdgeKind(str, Enum):
     SHARES_DATA_SHAPE = "shares_data_shape"
     SHARES_CONSTANT = "shares_constant"
     COMMENT_REF = "comment_ref"
+    # a declaration → its one definition (C's prototype in a header → the body in a .c file);
+    # last, so the codes of the kinds above (their enum index) stay what cached graphs hold
+    DECLARES = "declares"
 
 
 EDGE_WEIGHTS: dict[EdgeKind, float] = {
@@ -68,6 +71,7 @@ EDGE_WEIGHTS: dict[EdgeKind, float] = {
     EdgeKind.SHARES_DATA_SHAPE: 0.4,
     EdgeKind.SHARES_CONSTANT: 0.4,
     EdgeKind.COMMENT_REF: 0.5,
+    EdgeKind.DECLARES: 0.9,
 }
 
 STRUCTURAL_EDGES = frozenset(
@@ -79,6 +83,7 @@ STRUCTURAL_EDGES = frozenset(
         EdgeKind.EXTENDS,
         EdgeKind.IMPLEMENTS,
         EdgeKind.TESTS,
+        EdgeKind.DECLARES,
     }
 )
 DEEP_EDGES = frozenset(EdgeKind) - STRUCTURAL_EDGES
@@ -98,6 +103,9 @@ class Symbol:
     source: str = ""
     visibility: str = ""  # "public" | "private" | "" (unknown: no signal)
     parent: str | None = None
+    # only declared here, defined elsewhere: a prototype `int f(int);` (index/pairs.py links it
+    # to its definition, so a use of `f` reaches the body)
+    declaration: bool = False
 
 
 @dataclass(frozen=True)

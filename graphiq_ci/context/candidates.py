@@ -14,6 +14,8 @@ from graphiq_ci.search import GraphIndex, SearchResult
 from graphiq_ci.text import split_identifier, stem
 
 TEST_FACTOR = 0.3
+#: what a declaration keeps of its score once its definition holds it (see _definitions)
+DECLARATION_FACTOR = 0.5
 MAX_BOUNDARY = 60
 
 
@@ -39,6 +41,7 @@ def collect(g: GraphIndex, terms: TaskTerms, ranked: SearchResult, about_tests: 
     _exact_names(g, terms, c)
     _class_prefix(g, terms, c)
     _boundary_and_compound(g, terms, c)
+    _definitions(g, c)
     if not about_tests:
         for i in c.score:
             if g.is_test(i):
@@ -102,3 +105,17 @@ def _boundary_and_compound(g: GraphIndex, terms: TaskTerms, c: Candidates) -> No
             c.offer(i, min(0.9, 0.5 + 0.4 * value), f"compound name: {count} task terms")
         else:
             c.offer(i, min(0.5, 0.2 + 0.3 * value), "name word in the task")
+
+
+def _definitions(g: GraphIndex, c: Candidates) -> None:
+    """A declaration found is its definition found (index/pairs.py): the body in parse.c is
+    what a task naming `parse` changes, the prototype in parse.h only points at it."""
+    for i in list(c.score):
+        j = g.definition_of(i)
+        if j is None:
+            continue
+        c.offer(j, c.score[i], f"declared in {g.path(i)}")
+        if i in c.exact:  # the name is the definition's; the header only repeats it
+            c.exact.discard(i)
+            c.exact.add(j)
+        c.score[i] *= DECLARATION_FACTOR

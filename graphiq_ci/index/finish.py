@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from graphiq_ci.config import Config
 from graphiq_ci.index.deep import rebuild_deep_edges
+from graphiq_ci.index.pairs import declaration_pairs, link_declarations
 from graphiq_ci.index.resolve import resolve
 from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.phases import phase
@@ -31,6 +32,7 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
     with store.transaction():
         phase("resolve")
         resolve(store, file_ids, names)
+        link_declarations(store, declaration_pairs(store))
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)
         mark_hubs(store)

@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from graphiq_ci.index.pairs import declaration_pairs
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import EDGE_WEIGHTS, TYPE_KINDS, EdgeKind
 from graphiq_ci.paths import is_test_path
@@ -64,6 +65,8 @@ class NameTable:
     file_of_symbol: dict[int, int] = field(default_factory=dict)
     file_by_path: dict[str, int] = field(default_factory=dict)
     bases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # a declaration's file → the files defining what it declares (parse.h → parse.c)
+    defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
 
     @classmethod
@@ -89,6 +92,7 @@ class NameTable:
         ):
             t.bases[qualified].add(base)
             t.bases[qualified.rsplit(".", 1)[-1]].add(base)
+        _fold_declarations(t, declaration_pairs(store))
         return t
 
     def type_and_bases(self, type_name: str) -> list[str]:
@@ -135,6 +139,20 @@ class NameTable:
             if hits:
                 return self.file_by_path[hits[0]]
         return None
+
+
+def _fold_declarations(t: NameTable, pairs: dict[int, int]) -> None:
+    """A declaration with a known definition stops being a target of its own: uses of the name
+    resolve to the definition, and a file that includes the declaring header imports the
+    defining files too (see index/pairs.py)."""
+    if not pairs:
+        return
+    for name, defs in list(t.by_name.items()):
+        kept = [d for d in defs if d.id not in pairs]
+        if len(kept) != len(defs):
+            t.by_name[name] = kept
+    for decl, definition in pairs.items():
+        t.defining_files[t.file_of_symbol[decl]].add(t.file_of_symbol[definition])
 
 
 @dataclass
@@ -337,6 +355,7 @@ def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _
                 continue
             imp = out[file_id]
             imp.files.add(target)
+            imp.files |= t.defining_files.get(target, set())
             for bound in filter(None, alias.split(",")):
                 imp.bound[bound.rsplit(".", 1)[-1]] = target
     return out

@@ -225,7 +225,7 @@ class _Writer:
         file_sym_id = 0
         file_kind = Kind.FILE.value
         for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
-             decomposed, hints, body, terms) in rec.symbols:
+             decomposed, hints, body, terms, declaration) in rec.symbols:
             sid = reuse.pop((qualified, kind), 0)
             if not sid:
                 sid = next_id
@@ -238,13 +238,13 @@ class _Writer:
             else:
                 contains.append((parent_id or file_sym_id, sid))
             sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
-                             source, visibility, parent_id, hints, terms))
+                             source, visibility, parent_id, hints, terms, declaration))
             self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
                                      path_words, doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
-            "doc, source, visibility, parent_id, hints, terms) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
+            "doc, source, visibility, parent_id, hints, terms, declaration) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
         w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
         conn.executemany(
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",

@@ -39,6 +39,31 @@ def _git_files(root: Path) -> list[str] | None:
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+#: gitattributes the repository sets on files that are not its own hand-written code
+#: (GitHub's linguist convention: collapsed in diffs, left out of its language statistics)
+NOT_THE_PROJECTS = ("linguist-vendored", "linguist-generated")
+
+
+def _not_the_projects(root: Path, names: list[str]) -> set[str]:
+    """Files `.gitattributes` marks vendored or generated (`src/decNumber/** linguist-vendored`,
+    `src/parser.[ch] linguist-generated`): a copied library or a parser generated from its
+    grammar is not where a change to this project is made, so they are not indexed, as a
+    `vendor/` directory is not. Asked of git itself (nested files, macros, `-attr` unset)."""
+    if not any(n == ".gitattributes" or n.endswith("/.gitattributes") for n in names):
+        return set()
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "check-attr", "-z", "--stdin", *NOT_THE_PROJECTS],
+            input="\0".join(names).encode("utf-8", "surrogateescape"),
+            capture_output=True, check=True, env=clean_git_env(),
+        ).stdout
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return set()
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    return {fields[i] for i in range(0, len(fields) - 2, 3)
+            if fields[i + 2] not in ("unspecified", "unset", "false")}
+
+
 def _walked_files(root: Path) -> list[str]:
     """A non-git directory: honour every .gitignore on the way down, never follow links out."""
     found: list[str] = []
@@ -74,6 +99,9 @@ def list_files(root: Path) -> list[FileStat]:
     names = _git_files(root)
     if names is None:
         names = _walked_files(root)
+    else:
+        marked = _not_the_projects(root, names)
+        names = [n for n in names if n not in marked]
     out: list[FileStat] = []
     for rel in names:
         if rel.split("/", 1)[0] in _ALWAYS_SKIP_DIRS:

@@ -16,6 +16,8 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
                         constructor call @constructs; see receivers.py
     @owner              inside a definition: the type a method belongs to when it is not
                         nested in it (a Go receiver)
+    @declaration        on a definition node too: it only declares the name (a C prototype),
+                        the body is elsewhere (index/pairs.py finds it)
 
 Queries run in C; Python only walks the captures once, so a 10k-line file costs milliseconds.
 """
@@ -83,6 +85,7 @@ class _Def:
     kind: Kind
     doc_node: ts.Node | None
     owner: str = ""
+    declaration: bool = False
     parent: _Def | None = None
     qualified: str = ""
     children: list[_Def] = field(default_factory=list)
@@ -206,7 +209,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 defs[(node.start_byte, node.end_byte)] = _Def(
                     node.start_byte, node.end_byte, node, _text(names[0]),
                     Kind(key.split(".", 1)[1]), doc[0] if doc else None,
-                    _text(owner[0]) if owner else "",
+                    _text(owner[0]) if owner else "", "declaration" in caps,
                 )
             elif key.startswith("reference."):
                 names = caps.get("name")
@@ -250,6 +253,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 signature=signature, doc=doc_text, source=_text(d.node)[:MAX_SOURCE_CHARS],
                 visibility=_visibility(d.name, signature),
                 parent=d.parent.qualified if d.parent else (d.owner or None),
+                declaration=d.declaration,
             )
         )
     scopes = _Scopes(ordered)

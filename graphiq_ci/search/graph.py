@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphiq_ci.model import EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search.graph_views import (
     DEEP_CODES,
@@ -27,6 +28,8 @@ from graphiq_ci.search.graph_views import (
     neighbor_terms_of,
 )
 from graphiq_ci.store import Store
+
+DECLARES_CODE = EDGE_CODES[EdgeKind.DECLARES.value]
 
 __all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex", "build",
            "edge_order", "idf_weight", "lazy_lookups", "name_terms_of"]
@@ -107,6 +110,13 @@ class GraphIndex:
     @property
     def max_idf(self) -> float:
         return math.log(1 + len(self.ids))
+
+    def definition_of(self, i: int) -> int | None:
+        """The definition a declaration at `i` declares (a `declares` edge), if one is known."""
+        for j, _, code in self.out[i]:
+            if code == DECLARES_CODE:
+                return j
+        return None
 
     def is_test(self, i: int) -> bool:
         return self.path_is_test[self.file_of[i]]

@@ -61,6 +61,24 @@ def _promote_exact(scored: list[Scored], g: GraphIndex, q: Query) -> None:
             item.features["exact_promotion"] = 2 * LOCK_BONUS
 
 
+def _definitions_first(scored: list[Scored], g: GraphIndex) -> list[Scored]:
+    """A declaration's definition ranks just above it (index/pairs.py): `int parse(…);` in a
+    header is where a reader finds the name, the body is what a task changes."""
+    by_pos = {s.pos: s for s in scored}
+    for item in list(scored):
+        j = g.definition_of(item.pos)
+        if j is None:
+            continue
+        target = by_pos.get(j)
+        if target is None:
+            target = by_pos[j] = Scored(j, 0.0, {}, set(item.sources))
+            scored.append(target)
+        if target.score <= item.score:
+            target.features["declared_by"] = item.score - target.score
+            target.score = item.score * (1 + 1e-9) + 1e-9
+    return scored
+
+
 def _diverse(scored: list[Scored], g: GraphIndex, per_file: int, top: int) -> list[Scored]:
     kept: list[Scored] = []
     per: dict[int, int] = {}
@@ -91,7 +109,7 @@ def rank(store: Store, g: GraphIndex, text: str, *, top: int = 10,
         _confidence_lock(scored, seeds, g, q)
     if q.family is Family.SYMBOL_EXACT:
         _promote_exact(scored, g, q)
-    scored = [s for s in scored if s.score > 0]
+    scored = _definitions_first([s for s in scored if s.score > 0], g)
     scored.sort(key=lambda s: (-s.score, g.ids[s.pos]))
     kept = _diverse(scored, g, q.policy.per_file, top) if diversity else scored[:top]
     hits = [

@@ -179,7 +179,9 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
     try:
         with _open_lock(path):  # two processes must not both set aside (one the other's) file
             problem = _open_problem(path, verify)
+            generation = "0"
             if problem.startswith(OUTDATED):  # a sound index of another version: nothing to keep
+                generation = _old_generation(path)
                 for suffix in ("", "-wal", "-shm"):
                     Path(str(path) + suffix).unlink(missing_ok=True)
                 notes.append(f"index rebuilt: {problem} (a graphiq-ci upgrade)")
@@ -192,9 +194,27 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                 (str(SCHEMA_VERSION),),
             )
+            if generation != "0":
+                conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', ?)",
+                             (generation,))
     except sqlite3.Error as exc:
         raise GraphiqError(f"cannot open the index {path}: {_explain(exc)}") from None
     return Store(conn, path, notes)
+
+
+def _old_generation(path: Path) -> str:
+    """The generation an outdated index reached, which its rebuild continues from: caches
+    keyed by generation (the graph cache next to it) must never take the rebuilt index,
+    starting again at 1, for the old one they were made from."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return "0"
+    return row[0] if row and str(row[0]).isdigit() else "0"
 
 
 def create_store(path: Path) -> Store:

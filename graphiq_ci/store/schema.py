@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -68,7 +68,8 @@ CREATE TABLE IF NOT EXISTS symbols (
     visibility TEXT NOT NULL DEFAULT '',
     parent_id INTEGER,
     hints TEXT NOT NULL DEFAULT '',
-    terms TEXT NOT NULL DEFAULT ''  -- distinct stems of its name, signature, doc, hints and body
+    terms TEXT NOT NULL DEFAULT '',  -- distinct stems of its name, signature, doc, hints and body
+    declaration INTEGER NOT NULL DEFAULT 0  -- 1: declared only (a prototype), defined elsewhere
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);

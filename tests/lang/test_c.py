@@ -90,3 +90,11 @@ def test_c_syntax_error_keeps_good_symbols() -> None:
     parsed = parse("c", "src/x.c", source)
     assert parsed.error
     assert ("function", "good", 1) in symbols(parsed)
+
+
+def test_c_prototypes_declare_and_bodies_define() -> None:
+    header = parse("c", "include/store.h", HEADER)
+    assert symbol(header, "store_open").declaration
+    assert not symbol(header, "store_count").declaration  # a variable, not a prototype
+    source = parse("c", "src/store.c", SOURCE)
+    assert not any(s.declaration for s in source.symbols)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -162,3 +162,22 @@ def test_a_damaged_cache_file_is_set_aside_and_rebuilt(
         assert capsys.readouterr().err == ""
     for aside in cache.parent.glob(f"{CACHE_NAME}.broken-*"):
         aside.unlink()
+
+
+def test_an_index_rebuilt_for_a_new_schema_never_takes_the_old_graph_cache(
+        make_repo: Callable[..., Path]) -> None:
+    """An upgrade rebuilds the index from generation 1 unless it continues the old count; a
+    cache left at the old generation 1 would then answer for the new index."""
+    import sqlite3
+
+    from graphiq_ci.search import search
+
+    repo = make_repo({"app.py": "def checkout_cart():\n    return 1\n"})
+    assert [h.name for h in search(repo, "checkout_cart").hits] == ["checkout_cart"]
+    db = sqlite3.connect(index_dir(repo) / "graphiq.db")
+    with db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    db.close()
+    (repo / "app.py").write_text("def refund_order():\n    return 2\n")
+    hits = search(repo, "refund_order").hits  # rebuilds the index, then reads the graph
+    assert [h.name for h in hits] == ["refund_order"]

@@ -1,12 +1,14 @@
 ; C and C++ alike: the patterns both grammars share (functions, structs, enums, typedefs,
 ; calls, includes, deep-graph tokens). c.scm and cpp.scm add their own (see lang/registry.py).
 
+; Prototypes (`int f(int);`, the API of a header) are functions that only declare: @declaration
+; lets index/pairs.py link each to its definition, so a call reaches the body.
 (declaration
   declarator: [(function_declarator declarator: (identifier) @name)
                (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
                (pointer_declarator
                  declarator: (pointer_declarator
-                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
+                   declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function @declaration
 
 (type_definition
   type: [(struct_specifier body: (_)) (union_specifier body: (_))]
