@@ -58,6 +58,7 @@ class NameTable:
     """What resolution needs from the whole index, loaded in a few queries."""
 
     by_name: dict[str, list[_Def]] = field(default_factory=lambda: defaultdict(list))
+    qualified_of: dict[int, str] = field(default_factory=dict)
     path_of: dict[int, str] = field(default_factory=dict)
     language_of: dict[int, str] = field(default_factory=dict)
     file_symbol: dict[int, int] = field(default_factory=dict)
@@ -82,7 +83,9 @@ class NameTable:
             if kind == "file":
                 t.file_symbol[fid] = sid
             else:
+                t.qualified_of[sid] = qualified
                 t.by_name[name].append(_Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES))
+        t._fold_constructors()
         for qualified, base in store.conn.execute(
             "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
             "WHERE r.kind IN ('extends', 'implements')"
@@ -90,6 +93,18 @@ class NameTable:
             t.bases[qualified].add(base)
             t.bases[qualified.rsplit(".", 1)[-1]].add(base)
         return t
+
+    def _fold_constructors(self) -> None:
+        """A member named like its own type (Java's, C#'s, C++'s constructors, `Foo.Foo`) is
+        left out of name lookup: `new Foo()` and `extends Foo` name the type, and the type
+        stands for its constructors (see context/relations.py `incoming`). Kept, the name
+        would have two or more definitions (overloads) and resolve to none, or an `extends
+        Foo` inside `Foo` would pick the constructor by its longer scope prefix."""
+        for name, defs in self.by_name.items():
+            types = {(d.file_id, d.qualified) for d in defs if d.is_type}
+            if types and len(defs) > len(types):
+                self.by_name[name] = [d for d in defs if d.is_type or (
+                    d.file_id, d.qualified.rpartition(".")[0]) not in types]
 
     def type_and_bases(self, type_name: str) -> list[str]:
         """`type_name`, then its supertypes by name, nearest first (a few levels)."""
@@ -240,7 +255,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
     resolved: list[tuple[int | None, int]] = []
     changed: list[tuple[int | None, int]] = []  # only these rows are written back
     edges: dict[tuple[int, int, str], float] = {}
-    qualified_of = {d.id: d.qualified for ds in t.by_name.values() for d in ds}
+    qualified_of = t.qualified_of
     for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst in rows:
         src_id = src if src > 0 else t.file_symbol.get(file_id)
         if src_id is None or file_id not in t.path_of:
@@ -311,9 +326,8 @@ def _naming_convention_tests(t: NameTable,
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
     test_srcs = {src for _, fid, src, *_ in rows
                  if src > 0 and is_test_path(t.path_of.get(fid, ""))}
-    names = {d.id: d for ds in t.by_name.values() for d in ds if d.id in test_srcs}
-    for sid, d in names.items():
-        m = _TEST_NAME.match(d.qualified.rsplit(".", 1)[-1])
+    for sid in sorted(test_srcs & t.qualified_of.keys()):
+        m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if not m:
             continue
         subject = m.group(1)
