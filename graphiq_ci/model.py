@@ -106,7 +106,9 @@ class Reference:
 
     For imports `name` is the imported module or path as written and `alias` the names bound.
     `receiver_type` is the type a method is called on, when the file shows it (`c.send()`
-    with `c: Client` → "Client"; see lang/receivers.py), else "".
+    with `c: Client` → "Client"; see lang/receivers.py), else "". `bare`: a call whose name
+    nothing qualifies (`f()`, `new Foo()`; not `x.f()` or `a::f()`), which in most languages
+    cannot reach a method.
     """
 
     scope: str
@@ -115,6 +117,7 @@ class Reference:
     line: int
     alias: tuple[str, ...] = ()
     receiver_type: str = ""
+    bare: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ MAX_TERM_SOURCE_TOKENS = 400
 #: source, visibility, parent, decomposed, hints, source tokens, term stems)
 SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str]
 #: a reference: (scope, name, kind, line, aliases joined by ",", receiver type)
-RefRow = tuple[str, str, str, int, str, str]
+RefRow = tuple[str, str, str, int, str, str, bool]
 #: a deep token: (scope, kind, token)
 DeepRow = tuple[str, str, str]
 
@@ -167,7 +167,7 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         rec.symbols.append((sym.name, sym.qualified, sym.kind.value, sym.line, sym.end_line,
                             sym.signature, sym.doc, sym.source, sym.visibility, sym.parent,
                             decomposed, hints, " ".join(body_tokens), " ".join(stems)))
-    rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type)
-                for r in parsed.references]
+    rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type,
+                 r.bare) for r in parsed.references]
     rec.deep = [(t.scope, t.kind.value, t.token) for t in parsed.deep_tokens]
     return rec

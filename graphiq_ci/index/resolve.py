@@ -4,6 +4,10 @@ Order of evidence for a name used in file F: for a method call whose receiver's 
 shows (`c.send()`, `c: Client`), that type's member or its bases'; then a definition in F, one
 in a file F imports, the only definition of that name in the repository. Anything else stays an
 unresolved reference (refs.dst_id NULL) rather than a guess at a wrong target.
+
+What a name can denote is narrowed by language facts first (lang/spec.py): a constructor is
+its type, a bare `f()` reaches no method unless the language has an implicit `this`, and
+same-named definitions in one scope are one function unless the language overloads.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ _TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
 _EDGE_KINDS = {k.value: k for k in EdgeKind}
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
+_MEMBER_KINDS = frozenset({"method", "constructor"})
 
 
 @dataclass
@@ -51,6 +56,8 @@ class _Def:
     file_id: int
     qualified: str
     is_type: bool = False
+    is_member: bool = False  # a method or constructor: what only a qualified call reaches
+    line: int = 0
 
 
 @dataclass
@@ -76,16 +83,18 @@ class NameTable:
             t.path_of[fid] = path
             t.language_of[fid] = lang
             t.file_by_path[path] = fid
-        for sid, fid, name, qualified, kind in store.conn.execute(
-            "SELECT id, file_id, name, qualified, kind FROM symbols"
+        for sid, fid, name, qualified, kind, line in store.conn.execute(
+            "SELECT id, file_id, name, qualified, kind, line FROM symbols"
         ):
             t.file_of_symbol[sid] = fid
             if kind == "file":
                 t.file_symbol[fid] = sid
             else:
                 t.qualified_of[sid] = qualified
-                t.by_name[name].append(_Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES))
+                t.by_name[name].append(_Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
+                                            kind in _MEMBER_KINDS, line))
         t._fold_constructors()
+        t._fold_redefinitions()
         for qualified, base in store.conn.execute(
             "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
             "WHERE r.kind IN ('extends', 'implements')"
@@ -105,6 +114,29 @@ class NameTable:
             if types and len(defs) > len(types):
                 self.by_name[name] = [d for d in defs if d.is_type or (
                     d.file_id, d.qualified.rpartition(".")[0]) not in types]
+
+    def _fold_redefinitions(self) -> None:
+        """Definitions of one qualified name in one file are one function where the language
+        does not overload (three `def encode` under `@overload` are the one that runs, the
+        last); kept apart, a call of it would be ambiguous and resolve to none."""
+        for name, defs in self.by_name.items():
+            if len(defs) < 2:
+                continue
+            last: dict[tuple[int, str], _Def] = {}
+            for d in defs:
+                key = (d.file_id, d.qualified if not self.overloads(d.file_id) else str(d.id))
+                if key not in last or d.line > last[key].line:
+                    last[key] = d
+            if len(last) < len(defs):
+                self.by_name[name] = list(last.values())
+
+    def overloads(self, file_id: int) -> bool:
+        language = self.language_of.get(file_id)
+        return plugin_for(language).overloads if language else False
+
+    def implicit_self(self, file_id: int) -> bool:
+        language = self.language_of.get(file_id)
+        return plugin_for(language).implicit_self if language else False
 
     def type_and_bases(self, type_name: str) -> list[str]:
         """`type_name`, then its supertypes by name, nearest first (a few levels)."""
@@ -191,8 +223,10 @@ def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: 
 
 
 def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
-                  scope: str, receiver_type: str = "") -> int | None:
+                  scope: str, receiver_type: str = "", bare: bool = False) -> int | None:
     defs = t.by_name.get(name, [])
+    if bare and defs and not t.implicit_self(file_id):
+        defs = [d for d in defs if not d.is_member]  # `render()` in Go is never `t.render()`
     if not defs:
         return None
     if receiver_type:
@@ -240,7 +274,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
                     f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
                     f"({','.join('?' * len(chunk))})", chunk)}
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
-              "receiver_type, dst_id FROM refs")
+              "receiver_type, dst_id, bare FROM refs")
     if srcs is None:
         rows = conn.execute(select).fetchall()
     else:
@@ -256,7 +290,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
     changed: list[tuple[int | None, int]] = []  # only these rows are written back
     edges: dict[tuple[int, int, str], float] = {}
     qualified_of = t.qualified_of
-    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst in rows:
+    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst, bare in rows:
         src_id = src if src > 0 else t.file_symbol.get(file_id)
         if src_id is None or file_id not in t.path_of:
             continue
@@ -266,7 +300,8 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             dst = t.file_symbol.get(target_file) if target_file is not None else None
         else:
             scope = qualified_of.get(src_id, "")
-            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type)
+            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
+                                bool(bare))
         resolved.append((dst, rowid))
         if dst != old_dst:
             changed.append((dst, rowid))
@@ -321,7 +356,8 @@ def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
 
 
 def _naming_convention_tests(t: NameTable,
-                             rows: list[tuple[int, int, int, str, str, str, str, int | None]],
+                             rows: list[tuple[int, int, int, str, str, str, str, int | None,
+                                              int]],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
     test_srcs = {src for _, fid, src, *_ in rows

@@ -250,10 +250,10 @@ class _Writer:
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
             [(p, c, w) for p, c in contains])
         conn.executemany(
-            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver)
-             for scope, name, kind, line, alias, receiver in rec.refs])
+            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver,
+              bare) for scope, name, kind, line, alias, receiver, bare in rec.refs])
         deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)

@@ -188,7 +188,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
-    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str]] = []
+    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str, bool]] = []
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     for _, caps in matches:
@@ -217,7 +217,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 name = _text(names[0]).strip("'\"`")
                 receiver = caps.get("receiver")
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
-                             _text(receiver[0]) if receiver else ""))
+                             _text(receiver[0]) if receiver else "",
+                             edge is EdgeKind.CALLS and names[0].parent == node))
                 if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
                     deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
                 elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
@@ -253,15 +254,15 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
             )
         )
     scopes = _Scopes(ordered)
-    types = Bindings(imported={a.rsplit(".", 1)[-1] for *_, edge, _, alias, _ in uses
+    types = Bindings(imported={a.rsplit(".", 1)[-1] for *_, edge, _, alias, _, _ in uses
                                if edge is EdgeKind.IMPORTS for a in alias})
     for at, variable, is_attribute, type_name, is_declared in bindings:
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)
-    for at, line, edge, name, alias, receiver_text in uses:
+    for at, line, edge, name, alias, receiver_text, bare in uses:
         scope = scopes.def_at(at)
         out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
-                                        alias, types.receiver_type(receiver_text, scope)))
+                                        alias, types.receiver_type(receiver_text, scope), bare))
     seen: set[tuple[str, EdgeKind, str]] = set()
     for offset, edge, token in deep:
         found = (scopes.at(offset), edge, token)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -83,6 +83,7 @@ CREATE TABLE IF NOT EXISTS refs (
     line INTEGER NOT NULL,
     alias TEXT NOT NULL DEFAULT '',
     receiver_type TEXT NOT NULL DEFAULT '',  -- a method call's receiver type, if the file shows it
+    bare INTEGER NOT NULL DEFAULT 0,  -- a call of a name nothing qualifies (`f()`, not `x.f()`)
     dst_id INTEGER                -- resolved target, NULL when it is not one known definition
 );
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);

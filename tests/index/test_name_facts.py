@@ -34,6 +34,48 @@ class Parser {
 }
 """,
 }
+GO = {
+    "go.mod": "module shop\n",
+    "render.go": """package shop
+
+type Terminal struct{}
+
+func render(s string) string { return s }
+
+func (t *Terminal) render(s string) string { return render(s) }
+
+func (t *Terminal) Show() string { return t.render("x") }
+""",
+}
+PYTHON = {
+    "models.py": '''from typing import overload
+
+
+class Request:
+    @overload
+    def encode(self, data: str) -> str: ...
+
+    @overload
+    def encode(self, data: bytes) -> bytes: ...
+
+    def encode(self, data):
+        return data
+
+
+class Prepared(Request):
+    def prepare(self, data):
+        return self.encode(data)
+
+
+def helper():
+    return 1
+
+
+class Job:
+    def helper(self):
+        return helper()
+''',
+}
 
 
 def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
@@ -56,3 +98,30 @@ def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
     assert extends == {("Evaluator.Tag", "Evaluator", "class")}
     # Java overloads are different methods: a call of `size` is not guessed to be either
     assert not {dst for src, dst in edges if src == "Parser.measure"}
+
+
+def test_a_bare_go_call_is_the_package_function_not_the_method(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(GO)
+    run_index(repo)
+    edges = calls(repo)
+    assert ("Terminal.render", "render") in edges
+    assert ("Terminal.Show", "Terminal.render") in edges
+
+
+def test_python_overloads_are_one_function_and_bare_calls_skip_methods(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """Three `def encode` in one class are one method (the last is what runs); `helper()` in
+    `Job.helper` is the module function, since Python needs `self.` to reach a method."""
+    repo = make_repo(PYTHON)
+    run_index(repo)
+    import sqlite3
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        targets = set(conn.execute(
+            "SELECT a.qualified, b.line FROM edges e JOIN symbols a ON a.id = e.src_id "
+            "JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'calls' AND b.name = 'encode'"))
+    finally:
+        conn.close()
+    assert targets == {("Prepared.prepare", 11)}
+    assert ("Job.helper", "helper") in calls(repo)
