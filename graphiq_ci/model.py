@@ -98,6 +98,7 @@ class Symbol:
     source: str = ""
     visibility: str = ""  # "public" | "private" | "" (unknown: no signal)
     parent: str | None = None
+    arity: str = ""  # parameters of a callable: "2", "1+" (a trailing varargs); "": not known
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class Reference:
     alias: tuple[str, ...] = ()
     receiver_type: str = ""
     bare: bool = False
+    arity: int = -1  # a call's argument count (-1: not known)
 
 
 @dataclass(frozen=True)

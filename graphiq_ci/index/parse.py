@@ -24,9 +24,10 @@ MAX_TERM_SOURCE_TOKENS = 400
 
 #: a symbol as the writer stores it: (name, qualified, kind, line, end_line, signature, doc,
 #: source, visibility, parent, decomposed, hints, source tokens, term stems)
-SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str]
-#: a reference: (scope, name, kind, line, aliases joined by ",", receiver type)
-RefRow = tuple[str, str, str, int, str, str, bool]
+SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str,
+                  str]
+#: a reference: (scope, name, kind, line, aliases joined by ",", receiver type, bare, arguments)
+RefRow = tuple[str, str, str, int, str, str, bool, int]
 #: a deep token: (scope, kind, token)
 DeepRow = tuple[str, str, str]
 
@@ -166,8 +167,9 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         stems = dict.fromkeys(stem(w) for w in words + body_tokens[:MAX_TERM_SOURCE_TOKENS])
         rec.symbols.append((sym.name, sym.qualified, sym.kind.value, sym.line, sym.end_line,
                             sym.signature, sym.doc, sym.source, sym.visibility, sym.parent,
-                            decomposed, hints, " ".join(body_tokens), " ".join(stems)))
+                            decomposed, hints, " ".join(body_tokens), " ".join(stems),
+                            sym.arity))
     rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type,
-                 r.bare) for r in parsed.references]
+                 r.bare, r.arity) for r in parsed.references]
     rec.deep = [(t.scope, t.kind.value, t.token) for t in parsed.deep_tokens]
     return rec

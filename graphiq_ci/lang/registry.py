@@ -27,7 +27,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  constructor_names=("new",)),
     LanguageSpec("java", (".java",), "java", "java.scm",
                  import_candidates=imports.dotted_class(".java"), implicit_self=True,
-                 overloads=True),
+                 overloads=True, arity_picks_overload=True),
     LanguageSpec("c", (".c", ".h"), "c", "c.scm", import_candidates=imports.c_include,
                  base_queries=("c_family.scm",)),
     LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), "cpp", "cpp.scm",

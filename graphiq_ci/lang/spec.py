@@ -39,3 +39,6 @@ class LanguageSpec:
     # parameter types); where not, they are one function (Python's `@overload` stubs and the
     # def that runs, TypeScript's overload signatures): the last one is kept
     overloads: bool = False
+    # an overload is picked by how many arguments a call passes (Java: no default parameter
+    # values, so only a trailing varargs takes a varying number); see index/resolve.py
+    arity_picks_overload: bool = False

@@ -1,10 +1,12 @@
 """Language facts that decide what a bare name can mean: a constructor is its type, a bare call
-in Go or Python never reaches a method, and an overloaded name is one definition only where the
-language says so. Real git repos, the real indexer, edges read back from the index.
+in Go or Python never reaches a method, an overloaded name is one definition only where the
+language says so, and in Java a call's argument count picks among overloads.
+Real git repos, the real indexer, edges read back from the index.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +32,11 @@ class Parser {
   Evaluator tag() { return new Evaluator.Tag("p"); }
   int size(int n) { return n; }
   int size(String s) { return 1; }
+  int size(String s, int n) { return n; }
+  int log(String... parts) { return parts.length; }
+  int log(int level) { return level; }
   int measure() { return size(2); }
+  int pair() { return size("a", 2) + log("a", "b", "c"); }
 }
 """,
 }
@@ -87,7 +93,6 @@ def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
     run_index(repo)
     edges = calls(repo)
     assert ("Parser.tag", "Evaluator.Tag") in edges
-    import sqlite3
     conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
     try:
         extends = set(conn.execute(
@@ -96,8 +101,17 @@ def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
     finally:
         conn.close()
     assert extends == {("Evaluator.Tag", "Evaluator", "class")}
-    # Java overloads are different methods: a call of `size` is not guessed to be either
+    # Java overloads are different methods: one argument fits two `size`s, so neither is
+    # guessed; two arguments fit only `size(String, int)`, three only the varargs `log`
     assert not {dst for src, dst in edges if src == "Parser.measure"}
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        picked = set(conn.execute(
+            "SELECT b.name, b.line FROM edges e JOIN symbols a ON a.id = e.src_id JOIN symbols "
+            "b ON b.id = e.dst_id WHERE e.kind = 'calls' AND a.qualified = 'Parser.pair'"))
+    finally:
+        conn.close()
+    assert picked == {("size", 6), ("log", 7)}
 
 
 def test_a_bare_go_call_is_the_package_function_not_the_method(
@@ -115,7 +129,6 @@ def test_python_overloads_are_one_function_and_bare_calls_skip_methods(
     `Job.helper` is the module function, since Python needs `self.` to reach a method."""
     repo = make_repo(PYTHON)
     run_index(repo)
-    import sqlite3
     conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
     try:
         targets = set(conn.execute(
