@@ -218,7 +218,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 receiver = caps.get("receiver")
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
                              _text(receiver[0]) if receiver else "",
-                             edge is EdgeKind.CALLS and names[0].parent == node,
+                             edge is EdgeKind.CALLS and not receiver and _bare(node, names[0]),
                              _arguments(node) if edge is EdgeKind.CALLS else -1))
                 if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
                     deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
@@ -275,6 +275,12 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     if tree.root_node.has_error:
         out.error = "syntax errors (symbols before and after them are still indexed)"
     return out
+
+
+def _bare(call: ts.Node, name: ts.Node) -> bool:
+    """Nothing qualifies the called name: it is the call's own first named child (`f()`,
+    `new Foo()`, `T{}`), not behind an object or a scope (`x.f()`, `$this->f()`, `A::f()`)."""
+    return name.parent == call and call.named_child(0) == name
 
 
 def _arguments(call: ts.Node) -> int:

@@ -138,3 +138,27 @@ def test_python_overloads_are_one_function_and_bare_calls_skip_methods(
         conn.close()
     assert targets == {("Prepared.prepare", 11)}
     assert ("Job.helper", "helper") in calls(repo)
+
+
+PHP = {
+    "src/View.php": """<?php
+function render($s) { return $s; }
+class View {
+  public function render($s) { return render($s); }
+  public function show() { return $this->render("x"); }
+  public static function make() { return new View(); }
+  public function again() { return self::make(); }
+}
+""",
+}
+
+
+def test_php_member_calls_are_not_bare(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`$this->render()` and `self::make()` name their member though no @receiver is captured
+    (the object comes first in the call node); only `render($s)` is a bare call."""
+    repo = make_repo(PHP)
+    run_index(repo)
+    edges = calls(repo)
+    assert {("View.render", "render"), ("View.show", "View.render"),
+            ("View.again", "View.make")} <= edges
+    assert ("View.show", "render") not in edges
