@@ -106,6 +106,7 @@ class Symbol:
     # only declared here, defined elsewhere: a prototype `int f(int);` (index/pairs.py links it
     # to its definition, so a use of `f` reaches the body)
     declaration: bool = False
+    arity: str = ""  # parameters of a callable: "2", "1+" (a trailing varargs); "": not known
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,9 @@ class Reference:
 
     For imports `name` is the imported module or path as written and `alias` the names bound.
     `receiver_type` is the type a method is called on, when the file shows it (`c.send()`
-    with `c: Client` → "Client"; see lang/receivers.py), else "".
+    with `c: Client` → "Client"; see lang/receivers.py), else "". `bare`: a call whose name
+    nothing qualifies (`f()`, `new Foo()`; not `x.f()` or `a::f()`), which in most languages
+    cannot reach a method.
     """
 
     scope: str
@@ -123,6 +126,8 @@ class Reference:
     line: int
     alias: tuple[str, ...] = ()
     receiver_type: str = ""
+    bare: bool = False
+    arity: int = -1  # a call's argument count (-1: not known)
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,12 @@ MAX_TERM_SOURCE_TOKENS = 400
 
 
 #: a symbol as the writer stores it: (name, qualified, kind, line, end_line, signature, doc,
-#: source, visibility, parent, decomposed, hints, source tokens, term stems, declaration?)
+#: source, visibility, parent, decomposed, hints, source tokens, term stems, declaration?,
+#: arity)
 SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str,
-                  int]
-#: a reference: (scope, name, kind, line, aliases joined by ",", receiver type)
-RefRow = tuple[str, str, str, int, str, str]
+                  int, str]
+#: a reference: (scope, name, kind, line, aliases joined by ",", receiver type, bare, arguments)
+RefRow = tuple[str, str, str, int, str, str, bool, int]
 #: a deep token: (scope, kind, token)
 DeepRow = tuple[str, str, str]
 
@@ -168,8 +169,8 @@ def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
         rec.symbols.append((sym.name, sym.qualified, sym.kind.value, sym.line, sym.end_line,
                             sym.signature, sym.doc, sym.source, sym.visibility, sym.parent,
                             decomposed, hints, " ".join(body_tokens), " ".join(stems),
-                            int(sym.declaration)))
-    rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type)
-                for r in parsed.references]
+                            int(sym.declaration), sym.arity))
+    rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type,
+                 r.bare, r.arity) for r in parsed.references]
     rec.deep = [(t.scope, t.kind.value, t.token) for t in parsed.deep_tokens]
     return rec

@@ -4,6 +4,11 @@ Order of evidence for a name used in file F: for a method call whose receiver's 
 shows (`c.send()`, `c: Client`), that type's member or its bases'; then a definition in F, one
 in a file F imports, the only definition of that name in the repository. Anything else stays an
 unresolved reference (refs.dst_id NULL) rather than a guess at a wrong target.
+
+What a name can denote is narrowed by language facts first (lang/spec.py): a constructor is
+its type, a bare `f()` reaches no method unless the language has an implicit `this`,
+same-named definitions in one scope are one function unless the language overloads, and where
+the language picks an overload by argument count (Java) the call's count does too.
 """
 
 from __future__ import annotations
@@ -13,9 +18,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from graphiq_ci.index.pairs import declaration_pairs
-from graphiq_ci.lang import plugin_for
-from graphiq_ci.model import EDGE_WEIGHTS, TYPE_KINDS, EdgeKind
+from graphiq_ci.index.names import Def, NameTable
+from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.store import Store
 
@@ -37,122 +41,8 @@ hashCode contains isEmpty run start stop wait notify parse dump dumps load loads
 decode match search test exec log error warn info debug
 """.split())
 _TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
-
-
-_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
 #: a stored kind → its EdgeKind, a dict lookup per reference instead of an Enum call
 _EDGE_KINDS = {k.value: k for k in EdgeKind}
-#: how far up a receiver type's supertypes a method is looked for
-MAX_BASE_DEPTH = 3
-
-
-@dataclass
-class _Def:
-    id: int
-    file_id: int
-    qualified: str
-    is_type: bool = False
-
-
-@dataclass
-class NameTable:
-    """What resolution needs from the whole index, loaded in a few queries."""
-
-    by_name: dict[str, list[_Def]] = field(default_factory=lambda: defaultdict(list))
-    path_of: dict[int, str] = field(default_factory=dict)
-    language_of: dict[int, str] = field(default_factory=dict)
-    file_symbol: dict[int, int] = field(default_factory=dict)
-    file_of_symbol: dict[int, int] = field(default_factory=dict)
-    file_by_path: dict[str, int] = field(default_factory=dict)
-    bases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    # a declaration's file → the files defining what it declares (parse.h → parse.c)
-    defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
-    _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, store: Store) -> NameTable:
-        t = cls()
-        for fid, path, lang in store.conn.execute(
-            "SELECT id, path, language FROM files WHERE skip_reason = ''"
-        ):
-            t.path_of[fid] = path
-            t.language_of[fid] = lang
-            t.file_by_path[path] = fid
-        for sid, fid, name, qualified, kind in store.conn.execute(
-            "SELECT id, file_id, name, qualified, kind FROM symbols"
-        ):
-            t.file_of_symbol[sid] = fid
-            if kind == "file":
-                t.file_symbol[fid] = sid
-            else:
-                t.by_name[name].append(_Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES))
-        for qualified, base in store.conn.execute(
-            "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
-            "WHERE r.kind IN ('extends', 'implements')"
-        ):
-            t.bases[qualified].add(base)
-            t.bases[qualified.rsplit(".", 1)[-1]].add(base)
-        _fold_declarations(t, declaration_pairs(store))
-        return t
-
-    def type_and_bases(self, type_name: str) -> list[str]:
-        """`type_name`, then its supertypes by name, nearest first (a few levels)."""
-        order, frontier = [type_name], [type_name]
-        for _ in range(MAX_BASE_DEPTH):
-            frontier = [b for f in frontier for b in sorted(self.bases.get(f, ()))
-                        if b not in order]
-            order += frontier
-        return order
-
-    def types_over(self, file_ids: set[int]) -> set[str]:
-        """The types defined in `file_ids` and every type that has one of them among its
-        bases: a call through any of these may resolve differently once those files change
-        (a base class swapped, a member moved), so its reference is resolved again."""
-        here = {d.qualified.rsplit(".", 1)[-1] for ds in self.by_name.values() for d in ds
-                if d.is_type and d.file_id in file_ids}
-        return here | {k for k in list(self.bases) if here & set(self.type_and_bases(k))}
-
-    def defines_type(self, type_name: str) -> bool:
-        return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
-
-    def import_target(self, spec: str, file_id: int) -> int | None:
-        """The file an import names, by the importing language's path convention."""
-        from_path = self.path_of[file_id]
-        key = (spec, posixpath.dirname(from_path), self.language_of[file_id])
-        if key not in self._import_cache:
-            self._import_cache[key] = self._import_target(spec, file_id, from_path)
-        return self._import_cache[key]
-
-    def _import_target(self, spec: str, file_id: int, from_path: str) -> int | None:
-        for cand in plugin_for(self.language_of[file_id]).import_candidates(spec, from_path):
-            if not cand.startswith("*/"):
-                if cand in self.file_by_path:
-                    return self.file_by_path[cand]
-                continue
-            suffix = cand[1:]  # "/a/b.rs" or "/a/b/" (a directory)
-            in_dir = suffix.endswith("/")
-            hits = sorted(
-                (p for p in self.file_by_path
-                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)),
-                key=len,
-            )
-            if hits:
-                return self.file_by_path[hits[0]]
-        return None
-
-
-def _fold_declarations(t: NameTable, pairs: dict[int, int]) -> None:
-    """A declaration with a known definition stops being a target of its own: uses of the name
-    resolve to the definition, and a file that includes the declaring header imports the
-    defining files too (see index/pairs.py)."""
-    if not pairs:
-        return
-    for name, defs in list(t.by_name.items()):
-        kept = [d for d in defs if d.id not in pairs]
-        if len(kept) != len(defs):
-            t.by_name[name] = kept
-    for decl, definition in pairs.items():
-        t.defining_files[t.file_of_symbol[decl]].add(t.file_of_symbol[definition])
 
 
 @dataclass
@@ -161,7 +51,7 @@ class _FileImports:
     files: set[int] = field(default_factory=set)
 
 
-def _pick(defs: list[_Def], scope: str) -> _Def | None:
+def _pick(defs: list[Def], scope: str) -> Def | None:
     """One definition: the only one, or the one sharing the longest scope prefix with the use."""
     if len(defs) == 1:
         return defs[0]
@@ -173,8 +63,8 @@ def _pick(defs: list[_Def], scope: str) -> _Def | None:
     return scored[0] if best > second else None
 
 
-def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[_Def],
-            receiver_type: str) -> _Def | None | bool:
+def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],
+            receiver_type: str) -> Def | None | bool:
     """The member `name` of `receiver_type` or of its nearest base that has one; False when
     the type is not this repository's (an external receiver: no definition here is it); None
     when nothing is known, and names alone decide."""
@@ -194,15 +84,20 @@ def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: 
 
 
 def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
-                  scope: str, receiver_type: str = "") -> int | None:
+                  scope: str, receiver_type: str = "", bare: bool = False,
+                  arguments: int = -1) -> int | None:
     defs = t.by_name.get(name, [])
+    if bare and defs and not t.implicit_self(file_id):
+        defs = [d for d in defs if not d.is_member]  # `render()` in Go is never `t.render()`
+    if arguments >= 0 and len(defs) > 1 and t.arity_picks_overload(file_id):
+        defs = [d for d in defs if d.takes(arguments)]  # `size(2)` is not `size(s, n)`
     if not defs:
         return None
     if receiver_type:
         member = _member(t, imports, file_id, name, defs, receiver_type)
         if member is False:
             return None
-        if isinstance(member, _Def):
+        if isinstance(member, Def):
             return member.id
     local = [d for d in defs if d.file_id == file_id]
     if local:
@@ -243,7 +138,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
                     f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
                     f"({','.join('?' * len(chunk))})", chunk)}
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
-              "receiver_type, dst_id FROM refs")
+              "receiver_type, dst_id, bare, arity FROM refs")
     if srcs is None:
         rows = conn.execute(select).fetchall()
     else:
@@ -258,8 +153,8 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
     resolved: list[tuple[int | None, int]] = []
     changed: list[tuple[int | None, int]] = []  # only these rows are written back
     edges: dict[tuple[int, int, str], float] = {}
-    qualified_of = {d.id: d.qualified for ds in t.by_name.values() for d in ds}
-    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst in rows:
+    qualified_of = t.qualified_of
+    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst, bare, args in rows:
         src_id = src if src > 0 else t.file_symbol.get(file_id)
         if src_id is None or file_id not in t.path_of:
             continue
@@ -269,7 +164,8 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
             dst = t.file_symbol.get(target_file) if target_file is not None else None
         else:
             scope = qualified_of.get(src_id, "")
-            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type)
+            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
+                                bool(bare), args)
         resolved.append((dst, rowid))
         if dst != old_dst:
             changed.append((dst, rowid))
@@ -324,14 +220,14 @@ def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
 
 
 def _naming_convention_tests(t: NameTable,
-                             rows: list[tuple[int, int, int, str, str, str, str, int | None]],
+                             rows: list[tuple[int, int, int, str, str, str, str, int | None,
+                                              int, int]],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
     test_srcs = {src for _, fid, src, *_ in rows
                  if src > 0 and is_test_path(t.path_of.get(fid, ""))}
-    names = {d.id: d for ds in t.by_name.values() for d in ds if d.id in test_srcs}
-    for sid, d in names.items():
-        m = _TEST_NAME.match(d.qualified.rsplit(".", 1)[-1])
+    for sid in sorted(test_srcs & t.qualified_of.keys()):
+        m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if not m:
             continue
         subject = m.group(1)

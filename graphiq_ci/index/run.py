@@ -225,7 +225,7 @@ class _Writer:
         file_sym_id = 0
         file_kind = Kind.FILE.value
         for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
-             decomposed, hints, body, terms, declaration) in rec.symbols:
+             decomposed, hints, body, terms, declaration, arity) in rec.symbols:
             sid = reuse.pop((qualified, kind), 0)
             if not sid:
                 sid = next_id
@@ -238,22 +238,22 @@ class _Writer:
             else:
                 contains.append((parent_id or file_sym_id, sid))
             sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
-                             source, visibility, parent_id, hints, terms, declaration))
+                             source, visibility, parent_id, hints, terms, declaration, arity))
             self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
                                      path_words, doc, body))
         conn.executemany(
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
-            "doc, source, visibility, parent_id, hints, terms, declaration) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
+            "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
         w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
         conn.executemany(
             "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
             [(p, c, w) for p, c in contains])
         conn.executemany(
-            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver)
-             for scope, name, kind, line, alias, receiver in rec.refs])
+            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
+            "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver,
+              bare, arity) for scope, name, kind, line, alias, receiver, bare, arity in rec.refs])
         deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)

@@ -191,7 +191,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
-    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str]] = []
+    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str, bool, int]] = []
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     for _, caps in matches:
@@ -220,7 +220,9 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 name = _text(names[0]).strip("'\"`")
                 receiver = caps.get("receiver")
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
-                             _text(receiver[0]) if receiver else ""))
+                             _text(receiver[0]) if receiver else "",
+                             edge is EdgeKind.CALLS and not receiver and _bare(node, names[0]),
+                             _arguments(node) if edge is EdgeKind.CALLS else -1))
                 if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
                     deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
                 elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
@@ -254,18 +256,20 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 visibility=_visibility(d.name, signature),
                 parent=d.parent.qualified if d.parent else (d.owner or None),
                 declaration=d.declaration,
+                arity=_parameters(d.node),
             )
         )
     scopes = _Scopes(ordered)
-    types = Bindings(imported={a.rsplit(".", 1)[-1] for *_, edge, _, alias, _ in uses
+    types = Bindings(imported={a.rsplit(".", 1)[-1] for *_, edge, _, alias, _, _, _ in uses
                                if edge is EdgeKind.IMPORTS for a in alias})
     for at, variable, is_attribute, type_name, is_declared in bindings:
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)
-    for at, line, edge, name, alias, receiver_text in uses:
+    for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
         scope = scopes.def_at(at)
         out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
-                                        alias, types.receiver_type(receiver_text, scope)))
+                                        alias, types.receiver_type(receiver_text, scope), bare,
+                                        arguments))
     seen: set[tuple[str, EdgeKind, str]] = set()
     for offset, edge, token in deep:
         found = (scopes.at(offset), edge, token)
@@ -275,6 +279,30 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     if tree.root_node.has_error:
         out.error = "syntax errors (symbols before and after them are still indexed)"
     return out
+
+
+def _bare(call: ts.Node, name: ts.Node) -> bool:
+    """Nothing qualifies the called name: it is the call's own first named child (`f()`,
+    `new Foo()`, `T{}`), not behind an object or a scope (`x.f()`, `$this->f()`, `A::f()`)."""
+    return name.parent == call and call.named_child(0) == name
+
+
+def _arguments(call: ts.Node) -> int:
+    """How many arguments a call passes (its `arguments` field), -1 when it has none."""
+    args = call.child_by_field_name("arguments")
+    return -1 if args is None else sum(1 for c in args.named_children if "comment" not in c.type)
+
+
+def _parameters(definition: ts.Node) -> str:
+    """A callable's parameter count ("2"; "1+" when the last is variadic), "" when it has no
+    `parameters` field: what lets a call's argument count pick one of its overloads."""
+    params = definition.child_by_field_name("parameters")
+    if params is None:
+        return ""
+    kinds = [c.type for c in params.named_children if "comment" not in c.type]
+    if kinds and ("spread" in kinds[-1] or "variadic" in kinds[-1]):
+        return f"{len(kinds) - 1}+"
+    return str(len(kinds))
 
 
 def _literal_token(text: str) -> str:

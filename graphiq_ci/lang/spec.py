@@ -32,3 +32,13 @@ class LanguageSpec:
     constructor_names: tuple[str, ...] = ()
     # query files shared with related grammars, read before `query` (ecmascript.scm)
     base_queries: tuple[str, ...] = ()
+    # a bare call `f()` may be a method of the enclosing class (Java's implicit `this`); where
+    # it may not (Python, Go, Rust, JS), a bare call never resolves to a method
+    implicit_self: bool = False
+    # same-named definitions in one scope are distinct functions (Java's overloads by
+    # parameter types); where not, they are one function (Python's `@overload` stubs and the
+    # def that runs, TypeScript's overload signatures): the last one is kept
+    overloads: bool = False
+    # an overload is picked by how many arguments a call passes (Java: no default parameter
+    # values, so only a trailing varargs takes a varying number); see index/resolve.py
+    arity_picks_overload: bool = False

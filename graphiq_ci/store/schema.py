@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS symbols (
     parent_id INTEGER,
     hints TEXT NOT NULL DEFAULT '',
     terms TEXT NOT NULL DEFAULT '',  -- distinct stems of its name, signature, doc, hints and body
-    declaration INTEGER NOT NULL DEFAULT 0  -- 1: declared only (a prototype), defined elsewhere
+    declaration INTEGER NOT NULL DEFAULT 0,  -- 1: declared only (a prototype), defined elsewhere
+    arity TEXT NOT NULL DEFAULT ''  -- a callable's parameter count: "2", "1+" (varargs), "" unknown
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
@@ -84,6 +85,8 @@ CREATE TABLE IF NOT EXISTS refs (
     line INTEGER NOT NULL,
     alias TEXT NOT NULL DEFAULT '',
     receiver_type TEXT NOT NULL DEFAULT '',  -- a method call's receiver type, if the file shows it
+    bare INTEGER NOT NULL DEFAULT 0,  -- a call of a name nothing qualifies (`f()`, not `x.f()`)
+    arity INTEGER NOT NULL DEFAULT -1,  -- a call's argument count (-1: not known)
     dst_id INTEGER                -- resolved target, NULL when it is not one known definition
 );
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);

@@ -1,0 +1,187 @@
+"""Every definition by name, with the language facts that narrow what a name can denote.
+
+Loaded once per resolution (index/resolve.py) in a few queries: definitions by name, files and
+their languages, supertypes by name. Folding happens here, before any lookup: a constructor
+named like its type is the type, and same-named definitions in one file are one function where
+the language does not overload; what a given call may denote is then decided in resolve.py.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from graphiq_ci.index.pairs import declaration_pairs
+from graphiq_ci.lang import plugin_for
+from graphiq_ci.model import TYPE_KINDS
+from graphiq_ci.store import Store
+
+_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+#: how far up a receiver type's supertypes a method is looked for
+MAX_BASE_DEPTH = 3
+_MEMBER_KINDS = frozenset({"method", "constructor"})
+
+
+@dataclass
+class Def:
+    """One definition as resolution sees it: enough to pick it, not to show it."""
+
+    id: int
+    file_id: int
+    qualified: str
+    is_type: bool = False
+    is_member: bool = False  # a method or constructor: what only a qualified call reaches
+    line: int = 0
+    arity: str = ""  # "2", "1+" (varargs), "" (not a callable, or not known)
+
+    def takes(self, arguments: int) -> bool:
+        """Whether a call passing `arguments` can be this definition (unknown: it can)."""
+        if not self.arity:
+            return True
+        least = int(self.arity.rstrip("+"))
+        return arguments >= least if self.arity.endswith("+") else arguments == least
+
+
+@dataclass
+class NameTable:
+    """What resolution needs from the whole index, loaded in a few queries."""
+
+    by_name: dict[str, list[Def]] = field(default_factory=lambda: defaultdict(list))
+    qualified_of: dict[int, str] = field(default_factory=dict)
+    path_of: dict[int, str] = field(default_factory=dict)
+    language_of: dict[int, str] = field(default_factory=dict)
+    file_symbol: dict[int, int] = field(default_factory=dict)
+    file_of_symbol: dict[int, int] = field(default_factory=dict)
+    file_by_path: dict[str, int] = field(default_factory=dict)
+    bases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # a declaration's file → the files defining what it declares (parse.h → parse.c)
+    defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store) -> NameTable:
+        t = cls()
+        for fid, path, lang in store.conn.execute(
+            "SELECT id, path, language FROM files WHERE skip_reason = ''"
+        ):
+            t.path_of[fid] = path
+            t.language_of[fid] = lang
+            t.file_by_path[path] = fid
+        for sid, fid, name, qualified, kind, line, arity in store.conn.execute(
+            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols"
+        ):
+            t.file_of_symbol[sid] = fid
+            if kind == "file":
+                t.file_symbol[fid] = sid
+            else:
+                t.qualified_of[sid] = qualified
+                t.by_name[name].append(Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
+                                            kind in _MEMBER_KINDS, line, arity))
+        t._fold_constructors()
+        t._fold_redefinitions()
+        t._fold_declarations(declaration_pairs(store))
+        for qualified, base in store.conn.execute(
+            "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
+            "WHERE r.kind IN ('extends', 'implements')"
+        ):
+            t.bases[qualified].add(base)
+            t.bases[qualified.rsplit(".", 1)[-1]].add(base)
+        return t
+
+    def _fold_constructors(self) -> None:
+        """A member named like its own type (Java's, C#'s, C++'s constructors, `Foo.Foo`) is
+        left out of name lookup: `new Foo()` and `extends Foo` name the type, and the type
+        stands for its constructors (see context/relations.py `incoming`). Kept, the name
+        would have two or more definitions (overloads) and resolve to none, or an `extends
+        Foo` inside `Foo` would pick the constructor by its longer scope prefix."""
+        for name, defs in self.by_name.items():
+            types = {(d.file_id, d.qualified) for d in defs if d.is_type}
+            if types and len(defs) > len(types):
+                self.by_name[name] = [d for d in defs if d.is_type or (
+                    d.file_id, d.qualified.rpartition(".")[0]) not in types]
+
+    def _fold_declarations(self, pairs: dict[int, int]) -> None:
+        """A declaration with a known definition stops being a target of its own: uses of
+        the name resolve to the definition, and a file that includes the declaring header
+        imports the defining files too (see index/pairs.py)."""
+        if not pairs:
+            return
+        for name, defs in list(self.by_name.items()):
+            kept = [d for d in defs if d.id not in pairs]
+            if len(kept) != len(defs):
+                self.by_name[name] = kept
+        for decl, definition in pairs.items():
+            self.defining_files[self.file_of_symbol[decl]].add(self.file_of_symbol[definition])
+
+    def _fold_redefinitions(self) -> None:
+        """Definitions of one qualified name in one file are one function where the language
+        does not overload (three `def encode` under `@overload` are the one that runs, the
+        last); kept apart, a call of it would be ambiguous and resolve to none."""
+        for name, defs in self.by_name.items():
+            if len(defs) < 2:
+                continue
+            last: dict[tuple[int, str], Def] = {}
+            for d in defs:
+                key = (d.file_id, d.qualified if not self.overloads(d.file_id) else str(d.id))
+                if key not in last or d.line > last[key].line:
+                    last[key] = d
+            if len(last) < len(defs):
+                self.by_name[name] = list(last.values())
+
+    def overloads(self, file_id: int) -> bool:
+        language = self.language_of.get(file_id)
+        return plugin_for(language).overloads if language else False
+
+    def implicit_self(self, file_id: int) -> bool:
+        language = self.language_of.get(file_id)
+        return plugin_for(language).implicit_self if language else False
+
+    def arity_picks_overload(self, file_id: int) -> bool:
+        language = self.language_of.get(file_id)
+        return plugin_for(language).arity_picks_overload if language else False
+
+    def type_and_bases(self, type_name: str) -> list[str]:
+        """`type_name`, then its supertypes by name, nearest first (a few levels)."""
+        order, frontier = [type_name], [type_name]
+        for _ in range(MAX_BASE_DEPTH):
+            frontier = [b for f in frontier for b in sorted(self.bases.get(f, ()))
+                        if b not in order]
+            order += frontier
+        return order
+
+    def types_over(self, file_ids: set[int]) -> set[str]:
+        """The types defined in `file_ids` and every type that has one of them among its
+        bases: a call through any of these may resolve differently once those files change
+        (a base class swapped, a member moved), so its reference is resolved again."""
+        here = {d.qualified.rsplit(".", 1)[-1] for ds in self.by_name.values() for d in ds
+                if d.is_type and d.file_id in file_ids}
+        return here | {k for k in list(self.bases) if here & set(self.type_and_bases(k))}
+
+    def defines_type(self, type_name: str) -> bool:
+        return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
+
+    def import_target(self, spec: str, file_id: int) -> int | None:
+        """The file an import names, by the importing language's path convention."""
+        from_path = self.path_of[file_id]
+        key = (spec, posixpath.dirname(from_path), self.language_of[file_id])
+        if key not in self._import_cache:
+            self._import_cache[key] = self._import_target(spec, file_id, from_path)
+        return self._import_cache[key]
+
+    def _import_target(self, spec: str, file_id: int, from_path: str) -> int | None:
+        for cand in plugin_for(self.language_of[file_id]).import_candidates(spec, from_path):
+            if not cand.startswith("*/"):
+                if cand in self.file_by_path:
+                    return self.file_by_path[cand]
+                continue
+            suffix = cand[1:]  # "/a/b.rs" or "/a/b/" (a directory)
+            in_dir = suffix.endswith("/")
+            hits = sorted(
+                (p for p in self.file_by_path
+                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)),
+                key=len,
+            )
+            if hits:
+                return self.file_by_path[hits[0]]
+        return None

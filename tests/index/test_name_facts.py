@@ -1,0 +1,164 @@
+"""Language facts that decide what a bare name can mean: a constructor is its type, a bare call
+in Go or Python never reaches a method, an overloaded name is one definition only where the
+language says so, and in Java a call's argument count picks among overloads.
+Real git repos, the real indexer, edges read back from the index.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from graphiq_ci.index import run_index
+
+from .test_receivers import calls
+
+JAVA = {
+    "src/shop/Evaluator.java": """package shop;
+abstract class Evaluator {
+  Evaluator() {}
+  Evaluator(int cost) {}
+  abstract boolean matches(String s);
+  static class Tag extends Evaluator {
+    Tag(String name) {}
+    Tag(int n) {}
+    boolean matches(String s) { return true; }
+  }
+}
+""",
+    "src/shop/Parser.java": """package shop;
+class Parser {
+  Evaluator tag() { return new Evaluator.Tag("p"); }
+  int size(int n) { return n; }
+  int size(String s) { return 1; }
+  int size(String s, int n) { return n; }
+  int log(String... parts) { return parts.length; }
+  int log(int level) { return level; }
+  int measure() { return size(2); }
+  int pair() { return size("a", 2) + log("a", "b", "c"); }
+}
+""",
+}
+GO = {
+    "go.mod": "module shop\n",
+    "render.go": """package shop
+
+type Terminal struct{}
+
+func render(s string) string { return s }
+
+func (t *Terminal) render(s string) string { return render(s) }
+
+func (t *Terminal) Show() string { return t.render("x") }
+""",
+}
+PYTHON = {
+    "models.py": '''from typing import overload
+
+
+class Request:
+    @overload
+    def encode(self, data: str) -> str: ...
+
+    @overload
+    def encode(self, data: bytes) -> bytes: ...
+
+    def encode(self, data):
+        return data
+
+
+class Prepared(Request):
+    def prepare(self, data):
+        return self.encode(data)
+
+
+def helper():
+    return 1
+
+
+class Job:
+    def helper(self):
+        return helper()
+''',
+}
+
+
+def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`new Evaluator.Tag(…)` with two `Tag` constructors still resolves (to the type, which
+    stands for its constructors); `extends Evaluator` is the class, so `Tag.matches` overrides
+    `Evaluator.matches`."""
+    repo = make_repo(JAVA)
+    run_index(repo)
+    edges = calls(repo)
+    assert ("Parser.tag", "Evaluator.Tag") in edges
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        extends = set(conn.execute(
+            "SELECT a.qualified, b.qualified, b.kind FROM edges e JOIN symbols a ON a.id = "
+            "e.src_id JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'extends'"))
+    finally:
+        conn.close()
+    assert extends == {("Evaluator.Tag", "Evaluator", "class")}
+    # Java overloads are different methods: one argument fits two `size`s, so neither is
+    # guessed; two arguments fit only `size(String, int)`, three only the varargs `log`
+    assert not {dst for src, dst in edges if src == "Parser.measure"}
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        picked = set(conn.execute(
+            "SELECT b.name, b.line FROM edges e JOIN symbols a ON a.id = e.src_id JOIN symbols "
+            "b ON b.id = e.dst_id WHERE e.kind = 'calls' AND a.qualified = 'Parser.pair'"))
+    finally:
+        conn.close()
+    assert picked == {("size", 6), ("log", 7)}
+
+
+def test_a_bare_go_call_is_the_package_function_not_the_method(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(GO)
+    run_index(repo)
+    edges = calls(repo)
+    assert ("Terminal.render", "render") in edges
+    assert ("Terminal.Show", "Terminal.render") in edges
+
+
+def test_python_overloads_are_one_function_and_bare_calls_skip_methods(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """Three `def encode` in one class are one method (the last is what runs); `helper()` in
+    `Job.helper` is the module function, since Python needs `self.` to reach a method."""
+    repo = make_repo(PYTHON)
+    run_index(repo)
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        targets = set(conn.execute(
+            "SELECT a.qualified, b.line FROM edges e JOIN symbols a ON a.id = e.src_id "
+            "JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'calls' AND b.name = 'encode'"))
+    finally:
+        conn.close()
+    assert targets == {("Prepared.prepare", 11)}
+    assert ("Job.helper", "helper") in calls(repo)
+
+
+PHP = {
+    "src/View.php": """<?php
+function render($s) { return $s; }
+class View {
+  public function render($s) { return render($s); }
+  public function show() { return $this->render("x"); }
+  public static function make() { return new View(); }
+  public function again() { return self::make(); }
+}
+""",
+}
+
+
+def test_php_member_calls_are_not_bare(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`$this->render()` and `self::make()` name their member though no @receiver is captured
+    (the object comes first in the call node); only `render($s)` is a bare call."""
+    repo = make_repo(PHP)
+    run_index(repo)
+    edges = calls(repo)
+    assert {("View.render", "render"), ("View.show", "View.render"),
+            ("View.again", "View.make")} <= edges
+    assert ("View.show", "render") not in edges
