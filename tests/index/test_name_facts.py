@@ -84,6 +84,14 @@ class Job:
 }
 
 
+def rows(repo: Path, sql: str) -> set[tuple[object, ...]]:
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        return set(conn.execute(sql))
+    finally:
+        conn.close()
+
+
 def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """`new Evaluator.Tag(…)` with two `Tag` constructors still resolves (to the type, which
@@ -93,24 +101,15 @@ def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
     run_index(repo)
     edges = calls(repo)
     assert ("Parser.tag", "Evaluator.Tag") in edges
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        extends = set(conn.execute(
-            "SELECT a.qualified, b.qualified, b.kind FROM edges e JOIN symbols a ON a.id = "
-            "e.src_id JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'extends'"))
-    finally:
-        conn.close()
+    extends = rows(repo, "SELECT a.qualified, b.qualified, b.kind FROM edges e JOIN symbols a "
+                   "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'extends'")
     assert extends == {("Evaluator.Tag", "Evaluator", "class")}
     # Java overloads are different methods: one argument fits two `size`s, so neither is
     # guessed; two arguments fit only `size(String, int)`, three only the varargs `log`
     assert not {dst for src, dst in edges if src == "Parser.measure"}
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        picked = set(conn.execute(
-            "SELECT b.name, b.line FROM edges e JOIN symbols a ON a.id = e.src_id JOIN symbols "
-            "b ON b.id = e.dst_id WHERE e.kind = 'calls' AND a.qualified = 'Parser.pair'"))
-    finally:
-        conn.close()
+    picked = rows(repo, "SELECT b.name, b.line FROM edges e JOIN symbols a ON a.id = e.src_id "
+                  "JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'calls' "
+                  "AND a.qualified = 'Parser.pair'")
     assert picked == {("size", 6), ("log", 7)}
 
 
