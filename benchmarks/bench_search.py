@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
 
 QUERIES: list[tuple[str, str]] = [
     ("symbol exact", "parse"),
@@ -210,8 +211,8 @@ def main() -> int:
         if failed:
             cli_note = f"CLI: {failed}/{len(QUERIES)} queries exited non-zero"
 
-    print(f"Search benchmark: {root}; {len(QUERIES)} queries, top={args.top}; "
-          f"{C.hardware_note()}.\n")
+    print(f"Search benchmark: graphiq-ci {git_describe()}; {root}; {len(QUERIES)} queries, "
+          f"top={args.top}; {C.hardware_note()}.\n")
     print("| measure | median ms | p90 (max for load_graph) ms | calls |\n|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
