@@ -108,3 +108,53 @@ def test_search_and_context_name_the_defining_file_first(
     assert ctx.returncode == 0, ctx.stderr
     files = [f["path"] for f in json.loads(ctx.stdout)["files"]]
     assert files[0] == "util.c" and "util.h" in files, files
+
+
+PARSER_HPP = """\
+#pragma once
+class Parser {
+ public:
+  Parser(int depth);
+  int parse(const char* s);
+  void reset();  // declared, defined nowhere here
+ private:
+  int depth_;
+};
+"""
+PARSER_CPP = """\
+#include "parser.hpp"
+
+Parser::Parser(int depth) : depth_(depth) {}
+
+int Parser::parse(const char* s) {
+  return s[0] - '0' + depth_;
+}
+"""
+RUN_CPP = """\
+#include "parser.hpp"
+
+int run(const char* text) {
+  Parser p(2);
+  p.reset();
+  return p.parse(text);
+}
+"""
+
+
+def test_a_cpp_member_declared_in_its_class_pairs_with_its_out_of_line_body(
+        make_repo: Callable[..., Path]) -> None:
+    """`int parse(…);` inside `class Parser` and `int Parser::parse(…) {…}` in the .cpp are one
+    answer: both are `Parser.parse`, the call through an instance reaches the body, and a
+    member declared without a body anywhere stays the call's target."""
+    repo = make_repo({"parser.hpp": PARSER_HPP, "parser.cpp": PARSER_CPP, "run.cpp": RUN_CPP})
+    run_index(repo)
+    assert _edges(repo, "declares") == {
+        ("parser.hpp:Parser.parse", "parser.cpp:Parser.parse"),
+        ("parser.hpp:Parser.Parser", "parser.cpp:Parser.Parser")}
+    calls = _edges(repo, "calls")
+    assert ("run.cpp:run", "parser.cpp:Parser.parse") in calls
+    assert ("run.cpp:run", "parser.hpp:Parser.reset") in calls
+    assert not {dst for src, dst in calls if dst == "parser.hpp:Parser.parse"}
+    found = run_cli("search", "Parser.parse", "--repo", str(repo))
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.splitlines()[0].startswith("parser.cpp:5  Parser.parse")

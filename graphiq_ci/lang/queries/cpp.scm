@@ -15,27 +15,29 @@
                  declarator: (pointer_declarator
                    declarator: (function_declarator declarator: (identifier) @name)))]) @definition.function
 
-; Out-of-line members `R A::f(…) {…}`: named f (the class is not their lexical parent); `A::A` is a
-; constructor.
+; Out-of-line members `R A::f(…) {…}`: named f and owned by A (@owner: `A.f`, as declared in the
+; class, so the declaration and this body pair up; the class is not their lexical parent);
+; `A::A` is a constructor.
 ((function_definition
    declarator: [(function_declarator
                   declarator: (qualified_identifier
-                    scope: (_) @_scope
+                    scope: (_) @_scope @owner
                     name: [(identifier) (destructor_name) (operator_name)] @name))
                 (pointer_declarator
                   declarator: (function_declarator
-                    declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name)))
+                    declarator: (qualified_identifier scope: (_) @_scope @owner name: (identifier) @name)))
                 (reference_declarator
                   (function_declarator
-                    declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name)))]) @definition.function
+                    declarator: (qualified_identifier scope: (_) @_scope @owner name: (identifier) @name)))]) @definition.function
  (#not-eq? @_scope @name))
 
 ((function_definition
    declarator: (function_declarator
-     declarator: (qualified_identifier scope: (_) @_scope name: (identifier) @name))) @definition.constructor
+     declarator: (qualified_identifier scope: (_) @_scope @owner name: (identifier) @name))) @definition.constructor
  (#eq? @_scope @name))
 
-; In-class declarations: `T f(…);` is a method, `A(…);` a constructor, `~A();` a destructor. An
+; In-class declarations: `T f(…);` is a method, `A(…);` a constructor, `~A();` a destructor, each
+; only declared (@declaration: index/pairs.py ties it to an out-of-line `A::f` body). An
 ; inline constructor `A(…) {…}` also matches the function pattern above; the class-anchored
 ; pattern starts at an outer node, so tree-sitter reports it first and extract.py keeps it.
 (field_declaration_list
@@ -44,14 +46,14 @@
                  (pointer_declarator
                    declarator: (function_declarator declarator: (field_identifier) @name))
                  (reference_declarator
-                   (function_declarator declarator: [(field_identifier) (operator_name)] @name))]) @definition.method)
+                   (function_declarator declarator: [(field_identifier) (operator_name)] @name))]) @definition.method @declaration)
 
 (field_declaration_list
   (declaration
-    declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+    declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor @declaration)
 
 (field_declaration_list
-  (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method)
+  (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method @declaration)
 
 (field_declaration_list
   (function_definition
