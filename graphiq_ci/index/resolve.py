@@ -47,8 +47,30 @@ _EDGE_KINDS = {k.value: k for k in EdgeKind}
 
 @dataclass
 class _FileImports:
-    bound: dict[str, int] = field(default_factory=dict)  # name → file it was imported from
+    """What one file's imports bind. An import inside a function binds its name there only:
+    `from .run import summary` in one function and `from .merge import summary` in another
+    are two bindings, and a use outside both of them is not guessed between the two."""
+
+    scoped: dict[tuple[str, str], int] = field(default_factory=dict)  # (scope, name) → file
+    anywhere: dict[str, int] = field(default_factory=dict)  # name → the file it is bound to
+    conflicting: set[str] = field(default_factory=set)  # names bound to two files here
     files: set[int] = field(default_factory=set)
+
+    def bind(self, scope: str, name: str, target: int) -> None:
+        if self.anywhere.setdefault(name, target) != target:
+            self.conflicting.add(name)
+        self.scoped[(scope, name)] = target
+
+    def origin(self, name: str, scope: str) -> int | None:
+        """The file `name` was imported from, as seen from `scope` (a qualified name): the
+        binding in the scope or the nearest enclosing one, else the file's only one."""
+        while True:
+            if (scope, name) in self.scoped:
+                return self.scoped[(scope, name)]
+            if not scope:
+                break
+            scope = scope.rpartition(".")[0]
+        return None if name in self.conflicting else self.anywhere.get(name)
 
 
 def _pick(defs: list[Def], scope: str) -> Def | None:
@@ -103,7 +125,7 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
     if local:
         hit = _pick(local, scope)
         return hit.id if hit else None
-    origin = imports.bound.get(name)
+    origin = imports.origin(name, scope)
     if origin is not None:
         there = [d for d in defs if d.file_id == origin]
         if len(there) == 1:
@@ -240,9 +262,9 @@ def _naming_convention_tests(t: NameTable,
 def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _FileImports]:
     out: dict[int, _FileImports] = defaultdict(_FileImports)
     for chunk in _chunks(sorted(file_ids), 500):
-        for file_id, name, alias in store.conn.execute(
-            f"SELECT file_id, name, alias FROM refs WHERE kind = 'imports' AND file_id IN "
-            f"({','.join('?' * len(chunk))})", chunk,
+        for file_id, src_id, name, alias in store.conn.execute(
+            f"SELECT file_id, src_id, name, alias FROM refs WHERE kind = 'imports' AND file_id "
+            f"IN ({','.join('?' * len(chunk))})", chunk,
         ):
             if file_id not in t.path_of:
                 continue
@@ -252,8 +274,9 @@ def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _
             imp = out[file_id]
             imp.files.add(target)
             imp.files |= t.defining_files.get(target, set())
+            scope = t.qualified_of.get(src_id, "") if src_id is not None else ""
             for bound in filter(None, alias.split(",")):
-                imp.bound[bound.rsplit(".", 1)[-1]] = target
+                imp.bind(scope, bound.rsplit(".", 1)[-1], target)
     return out
 
 

@@ -161,3 +161,31 @@ def test_php_member_calls_are_not_bare(make_repo: Callable[[dict[str, str]], Pat
     assert {("View.render", "render"), ("View.show", "View.render"),
             ("View.again", "View.make")} <= edges
     assert ("View.show", "render") not in edges
+
+
+LOCAL_IMPORTS = {
+    "pkg/__init__.py": "",
+    "pkg/run.py": "def summary(report):\n    return f'indexed {report}'\n",
+    "pkg/merge.py": "def summary(report):\n    return f'merged {report}'\n",
+    "pkg/cli.py": (
+        "def index(report):\n"
+        "    from pkg.run import summary\n"
+        "    return summary(report)\n\n\n"
+        "def merge(report):\n"
+        "    from pkg.merge import summary\n"
+        "    return summary(report)\n\n\n"
+        "def either(report):\n"
+        "    return summary(report)  # neither function's import reaches here\n"),
+}
+
+
+def test_an_import_inside_a_function_binds_its_name_there_only(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """Two functions import `summary` from two modules: each call is its own function's
+    import, and a call outside both is not guessed between them."""
+    repo = make_repo(LOCAL_IMPORTS)
+    run_index(repo)
+    found = rows(repo, "SELECT a.qualified, fb.path FROM edges e JOIN symbols a ON a.id = "
+                 "e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb ON fb.id = b.file_id "
+                 "WHERE e.kind = 'calls' AND b.name = 'summary'")
+    assert found == {("index", "pkg/run.py"), ("merge", "pkg/merge.py")}
