@@ -120,7 +120,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
     for syms, score in groups:
         for rank, s in enumerate(syms):
             r, own = rows.get(s.id) or rows.get(owner.get(s.id, -1)) or (None, [])
-            if r is None or r.id in {u.symbol_id for u in lead}:
+            if r is None or any(u.symbol_id == r.id for u in lead):
                 continue
             if s.file not in sources:
                 sources[s.file] = read_lines(root, s.file)

@@ -31,8 +31,9 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
     that clears `pending` and moves the generation; a merge of shards ends with it too."""
     with store.transaction():
         phase("resolve")
-        resolve(store, file_ids, names)
-        link_declarations(store, declaration_pairs(store))
+        pairs = declaration_pairs(store)  # symbols are written: resolution folds them too
+        resolve(store, file_ids, names, pairs)
+        link_declarations(store, pairs)
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)
         mark_hubs(store)

@@ -12,7 +12,6 @@ import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from graphiq_ci.index.pairs import declaration_pairs
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
 from graphiq_ci.store import Store
@@ -60,7 +59,7 @@ class NameTable:
     _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, store: Store) -> NameTable:
+    def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:
         t = cls()
         for fid, path, lang in store.conn.execute(
             "SELECT id, path, language FROM files WHERE skip_reason = ''"
@@ -80,7 +79,7 @@ class NameTable:
                                             kind in _MEMBER_KINDS, line, arity))
         t._fold_constructors()
         t._fold_redefinitions()
-        t._fold_declarations(declaration_pairs(store))
+        t._fold_declarations(pairs)
         for qualified, base in store.conn.execute(
             "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
             "WHERE r.kind IN ('extends', 'implements')"

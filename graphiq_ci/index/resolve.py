@@ -139,13 +139,15 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
     return defs[0].id if len(defs) == 1 else None
 
 
-def resolve(store: Store, file_ids: set[int] | None, names: set[str]) -> int:
-    """Re-resolve the references of `file_ids` (None: all) and of every use of `names`.
+def resolve(store: Store, file_ids: set[int] | None, names: set[str],
+            pairs: dict[int, int]) -> int:
+    """Re-resolve the references of `file_ids` (None: all) and of every use of `names`;
+    `pairs` are the declarations whose definitions uses reach instead (index/pairs.py).
 
     Returns how many references were resolved. Edges of each affected source symbol are
     regenerated from all of its references, so the result equals a full resolution.
     """
-    t = NameTable.load(store)
+    t = NameTable.load(store, pairs)
     conn = store.conn
     if file_ids is None:
         srcs = None
