@@ -84,3 +84,15 @@ def test_java_syntax_error_keeps_good_symbols() -> None:
     parsed = parse("java", "A.java", source)
     assert parsed.error
     assert {("class", "A", 1), ("method", "A.ok", 2)} <= symbols(parsed)
+
+
+def test_java_annotations_reference_their_type() -> None:
+    """`@Nullable`, `@AutoValue.Builder` and `@Memoized(x)` are uses of an annotation type, so
+    the type's users are the code it annotates; java.lang's `@Override` is left out."""
+    source = ("@AutoValue\nabstract class Money {\n  @AutoValue.Builder interface B {}\n"
+              "  @Memoized(cache = true) @Override public String toString() { return \"\"; }\n"
+              "  @Nullable abstract String note();\n}\n")
+    types = refs(parse("java", "Money.java", source), EdgeKind.REFERENCES)
+    assert {("Money", "AutoValue"), ("Money.B", "Builder"), ("Money.toString", "Memoized"),
+            ("Money.note", "Nullable")} <= types
+    assert "Override" not in {name for _, name in types}

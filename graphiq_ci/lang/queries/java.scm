@@ -109,6 +109,12 @@
                      (scoped_type_identifier (type_identifier) @name @reference.type .)])])]
  (#not-match? @name "^([A-Z]|String|Object|Integer|Long|Boolean|Double|Float|Short|Byte|Character|Void)$"))
 
+; Annotations name their type where it is applied: `@Nullable`, `@AutoValue.Builder`,
+; `@Memoized(x)`. java.lang's own (`@Override`) find no definition and stay unresolved.
+([(marker_annotation name: [(identifier) @name (scoped_identifier name: (identifier) @name)])
+  (annotation name: [(identifier) @name (scoped_identifier name: (identifier) @name)])] @reference.type
+ (#not-match? @name "^(Override|Deprecated|SuppressWarnings|FunctionalInterface|SafeVarargs)$"))
+
 ; Imports: the dotted path as written (`a.b.C`; `a.b` for `a.b.*`); a static import names its class.
 ((import_declaration (scoped_identifier name: (identifier) @alias) @name .) @reference.import
  (#not-match? @reference.import "^import\\s+static"))
