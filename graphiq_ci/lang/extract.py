@@ -194,6 +194,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str, bool, int]] = []
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
+    decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
     for _, caps in matches:
         for key, nodes in caps.items():
             node = nodes[0]
@@ -233,6 +234,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
                 if named and typed:
                     bindings.append((node.start_byte, _text(named[0]), "attribute" in caps,
                                      _text(typed[0]), "type" in caps))
+            elif key == "decorator":
+                decorators.append((node.start_byte, node.end_byte, _decorated(node)))
             elif key == "deep.field":
                 deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, _text(node)))
             elif key == "deep.literal":
@@ -265,8 +268,9 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     for at, variable, is_attribute, type_name, is_declared in bindings:
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)
+    decorators.sort()
     for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
-        scope = scopes.def_at(at)
+        scope = scopes.def_at(_moved(decorators, at))
         out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
                                         alias, types.receiver_type(receiver_text, scope), bare,
                                         arguments))
@@ -279,6 +283,24 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     if tree.root_node.has_error:
         out.error = "syntax errors (symbols before and after them are still indexed)"
     return out
+
+
+def _decorated(decorator: ts.Node) -> int:
+    """Where a decorator's uses count: at what it decorates, the first sibling after it that is
+    not another decorator or a comment (Python's decorated definition, a TypeScript method);
+    a class decorator's next sibling is the class's own name, inside the class as well."""
+    sib = decorator.next_named_sibling
+    while sib is not None and (sib.type == decorator.type or "comment" in sib.type):
+        sib = sib.next_named_sibling
+    return sib.start_byte if sib is not None else decorator.start_byte
+
+
+def _moved(decorators: list[tuple[int, int, int]], at: int) -> int:
+    """`at`, or the decorated definition's offset when `at` is inside a decorator."""
+    i = bisect.bisect_right(decorators, (at, 1 << 62, 0)) - 1
+    if i >= 0 and decorators[i][0] <= at < decorators[i][1]:
+        return decorators[i][2]
+    return at
 
 
 def _bare(call: ts.Node, name: ts.Node) -> bool:

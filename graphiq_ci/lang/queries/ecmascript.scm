@@ -65,6 +65,12 @@
 
 (new_expression constructor: (identifier) @name) @reference.call
 
+; A decorator is a call of it made for what it decorates (`@Injectable`, `@ns.Log`,
+; `@Component({...})`): the uses inside it count there (@decorator).
+(decorator (identifier) @name) @reference.call
+(decorator (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
+(decorator) @decorator
+
 (new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.call
 
 ; ESM imports: @name is the specifier without quotes; one match per bound name (@alias), and a

@@ -24,6 +24,12 @@
 (call function: (identifier) @name) @reference.call
 (call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
 
+; A decorator is a call of it made for the definition below (`@cache`, `@functools.wraps(f)`):
+; the uses inside it count there (@decorator), not in the enclosing class or module.
+(decorator (identifier) @name) @reference.call
+(decorator (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
+(decorator) @decorator
+
 ; Receiver types (lang/receivers.py): a declared @type (annotated parameters, variables, class
 ; attributes, `self.x: T`) or the class a constructor call @constructs (`x = T()`,
 ; `self.x = T()`). A dotted `mod.T` is left out: it may be another package's T.
