@@ -82,13 +82,27 @@ def incoming(g: GraphIndex, i: int) -> list[Edge]:
     """Edges into `i`; for a constructor also the calls of its type (the index links
     `Proxy(...)` to the class `Proxy`, and that call is what runs `Proxy.__init__`); for a
     method also the calls of the methods it overrides (`this._parse()` in a base class runs
-    the subclass's `_parse`)."""
+    the subclass's `_parse`); for a function nested in a function (a decorator's wrapper, a
+    closure) also the calls of the functions around it: nothing outside can call it by name,
+    it runs when they do or through what they return."""
     edges = list(g.inc[i])
     if is_constructor(g, i) and g.parent[i] >= 0:
         edges += [e for e in g.inc[g.parent[i]] if e[2] == CALLS]
+    for outer in enclosing_functions(g, i):
+        edges += [e for e in g.inc[outer] if e[2] == CALLS]
     for m in overridden(g, i):
         edges += [e for e in g.inc[m] if e[2] == CALLS]
     return edges
+
+
+def enclosing_functions(g: GraphIndex, i: int) -> list[int]:
+    """The functions a function is nested in, innermost first (none for a method)."""
+    out: list[int] = []
+    inner, outer = i, g.parent[i]
+    while outer >= 0 and g.kinds[inner] in _CALLABLE and g.kinds[outer] in _CALLABLE:
+        out.append(outer)
+        inner, outer = outer, g.parent[outer]
+    return out
 
 
 def overridden(g: GraphIndex, i: int) -> list[int]:
@@ -133,7 +147,9 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
     rel = Relations(place(g, i), i)
     seen: set[int] = set()
     own = {j for j, _, _ in g.inc[i]}
-    through = [g.parent[i], *overridden(g, i)]  # what a call not naming `i` itself names
+    # what a call not naming `i` itself names: its type, a function it is nested in, or a
+    # method it overrides
+    through = [g.parent[i], *enclosing_functions(g, i), *overridden(g, i)]
     for j, _, code in incoming(g, i):
         if j in seen or g.kinds[j] == "file" and code not in USES:
             continue

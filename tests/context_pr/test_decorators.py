@@ -67,6 +67,9 @@ def _branch(tmp_path: Path, files: dict[str, str], path: str, old: str, new: str
 @pytest.mark.parametrize("files, path, old, new, decorator, decorated", [
     (PY, "retrying.py", "    return wrapper", "    wrapper.retries = 1\n    return wrapper",
      "retry", "Fetcher.fetch"),
+    # the wrapper runs when the decorated method does: its callers are the decorator's
+    (PY, "retrying.py", "except OSError:", "except (OSError, TimeoutError):", "retry.wrapper",
+     "Fetcher.fetch"),
     (TS, "src/log.ts", "console.log(key);", "console.info(key);", "Log", "Shop.checkout"),
 ])
 def test_a_decorator_change_lists_what_it_decorates_as_callers(
@@ -82,12 +85,16 @@ def test_a_decorator_change_lists_what_it_decorates_as_callers(
     assert decorated in sections["impact"], sections
 
 
+@pytest.mark.parametrize("old, new, changed", [
+    ('"""Call fn again once when it fails."""', '"""Call fn once more when it fails."""',
+     "retry"),
+    ("except OSError:", "except ValueError:", "retry.wrapper"),
+])
 def test_the_tests_that_reach_a_decorated_method_are_affected_by_its_decorator(
-        tmp_path: Path) -> None:
-    repo = _branch(tmp_path, PY, "retrying.py", '"""Call fn again once when it fails."""',
-                   '"""Call fn once more when it fails."""')
+        tmp_path: Path, old: str, new: str, changed: str) -> None:
+    repo = _branch(tmp_path, PY, "retrying.py", old, new)
     out = graphiq("affected", "--format", "json", cwd=repo.path)
     assert out.returncode == 0, out.stderr
     cases = [c for f in json.loads(out.stdout)["files"] for c in f["cases"]]
     assert [(c["id"], c["via"]) for c in cases] == [
-        ("tests/test_fetch.py::test_fetch", ["test_fetch", "Fetcher.fetch", "retry"])]
+        ("tests/test_fetch.py::test_fetch", ["test_fetch", "Fetcher.fetch", changed])]
