@@ -116,3 +116,7 @@
 (real_literal) @deep.literal
 (string_literal (string_literal_content) @deep.literal)
 (comment) @comment
+
+; Attributes name their type where they are applied: `[Serializable]`, `[N.Route("x")]` (as
+; written: `[Route]` finds a class named Route, not RouteAttribute).
+(attribute name: [(identifier) @name (qualified_name name: (identifier) @name)]) @reference.type

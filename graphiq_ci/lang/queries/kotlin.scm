@@ -73,3 +73,7 @@
 (string_content) @deep.literal
 (line_comment) @comment
 (multiline_comment) @comment
+
+; Annotations name their type where it is applied: `@Inject`, `@a.Named("x")`.
+(annotation (user_type (type_identifier) @name .)) @reference.type
+(annotation (constructor_invocation (user_type (type_identifier) @name .))) @reference.type
