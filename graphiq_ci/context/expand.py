@@ -52,12 +52,14 @@ class Kept:
     def full(self) -> bool:
         return len(self.order) >= self.budget.max_nodes
 
-    def add(self, i: int) -> bool:
+    def add(self, i: int, spread: bool = True) -> bool:
+        """Keep `i` if the budget allows; `spread=False` waives the per-file cap (it still
+        counts), for definitions ranked on their own evidence rather than reached by the walk."""
         g, b = self.g, self.budget
         if i in self.order or self.full() or g.kinds[i] == "file":
             return False
         f = g.file_of[i]
-        if self.per_file.get(f, 0) >= b.per_file:
+        if spread and self.per_file.get(f, 0) >= b.per_file:
             return False
         if g.is_test(i) and self.tests >= b.tests:
             return False
