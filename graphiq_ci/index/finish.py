@@ -21,7 +21,7 @@ from graphiq_ci.phases import phase
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import close_graph_log
 
-if TYPE_CHECKING:  # GitPython comes with it: imported only when HEAD moved
+if TYPE_CHECKING:  # the history reader: imported only when HEAD moved
     from graphiq_ci.index.history import GitFacts
 
 
@@ -84,7 +84,7 @@ def start_history(store: Store, root: Path, config: Config, full: bool, head: st
 def record_history(store: Store, h: History) -> list[str]:
     notes: list[str] = []
     if h.wanted:
-        # GitPython: only when HEAD moved
+        # the history reader: only when HEAD moved
         from graphiq_ci.index.history import history_inputs, read_history, write_history
 
         phase("history")

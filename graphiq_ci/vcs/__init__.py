@@ -1,6 +1,6 @@
 """Git facts for one run: trunk, branch diff, changed hunks and symbols, recency, co-change.
 
-Computed here once with GitPython and handed to scorers as plain data; no
+Computed here once with the git CLI and handed to scorers as plain data; no
 scorer runs git. User-caused problems raise `GraphiqError`; degraded answers
 (shallow clone, no trunk, empty repo) say why in `BranchDiff.notes`.
 """

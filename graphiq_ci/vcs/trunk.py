@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs.repo import has_commits, open_repo, resolve_commit, run_git
+from graphiq_ci.vcs.repo import has_commits, open_repo, resolve_commits, run_git
 
 #: Conventional trunk names, most common first.
 TRUNK_CANDIDATES = ("main", "master", "trunk", "develop")
@@ -62,20 +62,26 @@ def resolve_trunk(repo_root: str | os.PathLike[str], configured: str | None = No
     it would quietly change which files count as "changed".
     """
     with open_repo(repo_root) as repo:
-        if not has_commits(repo):
-            return None
+        # (name looked up, name answered), in the order they are preferred
+        names: list[tuple[str, str]] = []
         if configured:
-            for name in (configured, f"{REMOTE}/{configured}"):
-                if resolve_commit(repo, name):
-                    return name
+            on_remote = f"{REMOTE}/{configured}"
+            names = [(configured, configured), (on_remote, on_remote)]
+        else:
+            status, out, _ = run_git(repo, "symbolic-ref", "-q", f"refs/remotes/{REMOTE}/HEAD")
+            if status == 0 and out.strip():
+                remote_head = out.strip().removeprefix("refs/remotes/")
+                names.append((remote_head, remote_head))
+            names += [(ref, ref.removeprefix("refs/heads/").removeprefix("refs/remotes/"))
+                      for candidate in TRUNK_CANDIDATES
+                      for ref in (f"refs/heads/{candidate}", f"refs/remotes/{REMOTE}/{candidate}")]
+        # HEAD and every name in one git process
+        commits = resolve_commits(repo, ["HEAD", *(ref for ref, _ in names)])
+        if not has_commits(repo, commits["HEAD"]):
+            return None
+        for ref, answer in names:
+            if commits[ref]:
+                return answer
+        if configured:
             raise GraphiqError(f"configured trunk '{configured}' is not a branch or ref here")
-        status, out, _ = run_git(repo, "symbolic-ref", "-q", f"refs/remotes/{REMOTE}/HEAD")
-        if status == 0 and out.strip():
-            name = out.strip().removeprefix("refs/remotes/")
-            if resolve_commit(repo, name):
-                return name
-        for candidate in TRUNK_CANDIDATES:
-            for name in (f"refs/heads/{candidate}", f"refs/remotes/{REMOTE}/{candidate}"):
-                if resolve_commit(repo, name):
-                    return name.removeprefix("refs/heads/").removeprefix("refs/remotes/")
         return None
