@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress, count
 from typing import NamedTuple
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
@@ -340,7 +340,7 @@ def _line_facts(lines: list[str]) -> _Facts:
         _FACTS.clear()
     tokens = lines_tokens(lines)
     by_line = [0.0, *tokens]
-    nonblank = frozenset(n for n, line in enumerate(lines, 1) if line.strip())
+    nonblank = frozenset(compress(count(1), map(str.strip, lines)))  # in C: ~19k lines a query
     facts = _Facts(lines, tokens, by_line, list(accumulate(by_line)), nonblank,
                    sum(map(by_line.__getitem__, nonblank)))
     _FACTS[id(lines)] = facts

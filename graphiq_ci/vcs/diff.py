@@ -14,6 +14,7 @@ from enum import Enum
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.vcs.merge_base import REMOTE, fork_point, resolve_base
 from graphiq_ci.vcs.repo import Repo, git_text, is_shallow, open_repo, resolve_commits
+from graphiq_ci.vcs.trunk import Resolved, trunk_in
 
 
 class ChangeStatus(str, Enum):
@@ -100,11 +101,13 @@ def untracked_files(repo: Repo) -> list[str]:
 
 
 def _branch_changes(
-    repo: Repo, base: str | None, trunk: str | None
+    repo: Repo, base: str | None, trunk: str | None, looked_up: Resolved | None = None
 ) -> BranchDiff:
     wanted = base or trunk
-    # HEAD and the base's candidate names in one git process
-    known = resolve_commits(repo, ["HEAD", *([wanted, f"{REMOTE}/{wanted}"] if wanted else [])])
+    # HEAD and the base's candidate names in one git process, unless the trunk lookup has them
+    revs = ["HEAD", *([wanted, f"{REMOTE}/{wanted}"] if wanted else [])]
+    known = looked_up if looked_up and all(r in looked_up for r in revs) else resolve_commits(
+        repo, revs)
     head = known["HEAD"]
     if head is None:
         return BranchDiff(None, None, None, (), ("repository has no commits yet: nothing to diff",))
@@ -165,3 +168,13 @@ def branch_changes(
     """
     with open_repo(repo_root) as repo:
         return _branch_changes(repo, base, trunk)
+
+
+def trunk_and_changes(
+    repo_root: str | os.PathLike[str], base: str | None = None, trunk: str | None = None
+) -> BranchDiff:
+    """`branch_changes(repo_root, base, find_trunk(repo_root, trunk))` in one opened repository,
+    the trunk lookup's revisions reused: every `context` call asks both (two processes fewer)."""
+    with open_repo(repo_root) as repo:
+        found, looked_up = trunk_in(repo, repo_root, trunk)
+        return _branch_changes(repo, base, found, looked_up)
