@@ -12,7 +12,8 @@ Python) fewer.
 
 from __future__ import annotations
 
-#: characters per token
+#: characters per token; a power of two, so a line's cost is exact in floating point and the
+#: packer's sums and prefix sums (render/pack.py) do not depend on the order they are added in
 CHARS_PER_TOKEN = 4
 
 
