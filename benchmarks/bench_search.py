@@ -12,6 +12,10 @@ TypeScript/JavaScript/Python repository):
               and `graphiq-ci --help`, both from a regular install of HEAD (`_common.installed_exe`)
   load_graph  the cached graph's load in a fresh interpreter, when graphiq_ci.search exposes it
               (the first load after indexing may build and cache it; reported apart)
+  context     `graphiq-ci context TASK --repo REPO` wall time (markdown, the default), warm,
+              alternating call by call with CodeGraph's own `codegraph context TASK -p REPO` when
+              CodeGraph is installed (it indexes REPO/.codegraph first if REPO has none); median
+              over --context-rounds passes of CONTEXT_TASKS, and the ratio
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ QUERIES: list[tuple[str, str]] = [
     ("relationship", "what imports utils"),
 ]
 
+#: tasks for the `context` row: a change request and a question, worded for any repository
+CONTEXT_TASKS = ["validate user input and report errors", "how are default options merged"]
+
 # load_graph(root), or load_graph(store, root) with the store opened outside the timer
 LOAD_SNIPPET = """
 import inspect, sys, time
@@ -104,6 +111,10 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="in-process calls per query")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--show", action="store_true", help="print each query's top 3 results")
+    ap.add_argument("--context-rounds", type=int, default=5,
+                    help="passes over the context tasks (each tool once per task per pass)")
+    ap.add_argument("--no-codegraph", action="store_true",
+                    help="time graphiq-ci's context alone")
     args = ap.parse_args()
 
     mod = import_search()
@@ -211,6 +222,8 @@ def main() -> int:
         if failed:
             cli_note = f"CLI: {failed}/{len(QUERIES)} queries exited non-zero"
 
+    ctx_note = context_row(gq, root, args.context_rounds, not args.no_codegraph, rows)
+
     print(f"Search benchmark: graphiq-ci {git_describe()}; {root}; {len(QUERIES)} queries, "
           f"top={args.top}; {C.hardware_note()}.\n")
     print("| measure | median ms | p90 (max for load_graph) ms | calls |\n|---|---|---|---|")
@@ -223,7 +236,73 @@ def main() -> int:
         print(f"\n{empty}/{len(QUERIES)} queries returned no results.")
     if cli_note:
         print(f"\n{cli_note}")
+    print(f"\n{ctx_note}")
     return 0
+
+
+def hide_from_git(root: Path, entry: str) -> None:
+    """Ignore the directory `entry` in this clone only (.git/info/exclude): CodeGraph's
+    .codegraph/.gitignore ignores all but itself, and that one untracked file is a change on
+    the branch to graphiq-ci, whose answers would then differ from a clean tree's."""
+    if not subprocess.run(["git", "-C", str(root), "ls-files", "--others", "--exclude-standard",
+                           "--", entry], capture_output=True, text=True).stdout.strip():
+        return
+    exclude = subprocess.run(["git", "-C", str(root), "rev-parse", "--git-path", "info/exclude"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    path = root / exclude
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        handle.write(f"\n/{entry}/\n")
+
+
+def context_row(gq: str, root: Path, rounds: int, with_codegraph: bool,
+                rows: list[tuple[str, str, str, str]]) -> str:
+    """The warm `context` CLI call, graphiq-ci's and CodeGraph's alternating call by call (the
+    shared machine's speed drifts: both see the same drift); one line saying what was compared.
+    """
+    import os
+
+    env = dict(os.environ, **C.CODEGRAPH_ENV)
+    ours = [[gq, "context", t, "--repo", str(root)] for t in CONTEXT_TASKS]
+    theirs: list[list[str]] = []
+    note = "CodeGraph: skipped (--no-codegraph)."
+    if with_codegraph and not C.codegraph_installed():
+        note = f"CodeGraph: skipped, not installed at {C.CODEGRAPH_PKG} ({C.CODEGRAPH_INSTALL})."
+    elif with_codegraph:
+        if not (root / ".codegraph" / "codegraph.db").exists():
+            print("codegraph init (REPO has no .codegraph)...", file=sys.stderr)
+            subprocess.run(C.codegraph_cmd("init", "-y", str(root)), cwd=root, env=env,
+                           capture_output=True, check=True)
+            hide_from_git(root, ".codegraph")
+        theirs = [C.codegraph_cmd("context", t, "-p", str(root)) for t in CONTEXT_TASKS]
+        note = (f"context: CodeGraph's own `codegraph context TASK -p REPO`, alternating with "
+                f"graphiq-ci's call by call; {len(CONTEXT_TASKS)} tasks x {rounds} passes.")
+
+    def timed(cmd: list[str]) -> float:
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, env=env)
+        if done.returncode != 0:
+            sys.exit(f"`{shlex.join(cmd)}` exited {done.returncode}: "
+                     f"{' '.join(done.stderr.decode(errors='replace').split())[-300:]}")
+        return time.perf_counter() - t0
+
+    for cmd in ours + theirs:  # warm: the index, the graph cache and the OS's page cache
+        timed(cmd)
+    g: list[float] = []
+    cg: list[float] = []
+    for _ in range(rounds):
+        for k in range(len(CONTEXT_TASKS)):
+            g.append(timed(ours[k]))
+            if theirs:
+                cg.append(timed(theirs[k]))
+    cg_s = f"{C.median(cg):.3f} s" if cg else "-"
+    rows.append((f"CLI `graphiq-ci context` warm, seconds: graphiq-ci {C.median(g):.3f} s, "
+                 f"CodeGraph {cg_s}, ratio {C.ratio(C.median(g), C.median(cg))}",
+                 ms(C.median(g)), ms(C.p90(g)), str(len(g))))
+    if cg:
+        rows.append(("CLI `codegraph context` warm (CodeGraph, same run)", ms(C.median(cg)),
+                     ms(C.p90(cg)), str(len(cg))))
+    return note
 
 
 if __name__ == "__main__":

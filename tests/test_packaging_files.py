@@ -156,9 +156,9 @@ def test_the_wheel_ships_the_templates_and_queries_and_renders_from_them(tmp_pat
     # the installed wheel renders: unpack it and import from there, not from this checkout
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    code = ("import graphiq_ci.render.output as o, sys; "
-            "assert o.__file__.startswith(sys.argv[1]), o.__file__; "
-            "print(o._environment().get_template('prompt.md.j2').filename)")
+    code = ("import graphiq_ci.render.jinja_env as j, sys; "
+            "assert j.__file__.startswith(sys.argv[1]), j.__file__; "
+            "print(j._environment().get_template('prompt.md.j2').filename)")
     out = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path,
                          env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
                          capture_output=True, text=True, check=True).stdout

@@ -18,7 +18,7 @@ from graphiq_ci.context.pr_mode import pr_context
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.search.weights import FEATURES
-from graphiq_ci.vcs import BranchDiff, branch_changes, find_trunk
+from graphiq_ci.vcs import BranchDiff, trunk_and_changes
 
 MAX_TASK_CHARS = 20_000
 
@@ -28,7 +28,7 @@ def branch_of(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDi
     if base is None and not (root / ".git").exists():
         return None, f"not a git repository: {root}"  # said only if --diff needs git
     try:
-        return branch_changes(root, base, find_trunk(root, trunk)), ""
+        return trunk_and_changes(root, base, trunk), ""
     except GraphiqError as exc:
         if base:
             raise

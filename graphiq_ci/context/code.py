@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from graphiq_ci.context.candidates import Candidates
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, ContextFile, ContextSymbol
@@ -117,10 +117,11 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
     owner = {r.id: r.parent for r in symbols if r.id not in rows and r.parent in rows}
     sources = dict(code.sources)
     lead: list[CodeUnit] = []
+    in_lead: set[int] = set()  # the lead's symbol ids: asking the list was quadratic
     for syms, score in groups:
         for rank, s in enumerate(syms):
             r, own = rows.get(s.id) or rows.get(owner.get(s.id, -1)) or (None, [])
-            if r is None or any(u.symbol_id == r.id for u in lead):
+            if r is None or r.id in in_lead:
                 continue
             if s.file not in sources:
                 sources[s.file] = read_lines(root, s.file)
@@ -131,6 +132,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
                                      if n in changed))
                 lead.append(CodeUnit(r.path, r.name, r.qualified, r.kind, r.line, r.end_line,
                                      runs, score / (1 + 0.05 * rank), r.id, s.reasons, focus))
+                in_lead.add(r.id)
     lead += _changed_elsewhere(lead, changed_lines, sources, root,
                                groups[0][1] if groups else 1.0)
     ids = {u.symbol_id for u in lead if u.symbol_id}
@@ -166,8 +168,7 @@ def _gaps(lines: list[int]) -> list[tuple[int, int]]:
     return [(a + 1, b - 1) for a, b in zip(lines, lines[1:], strict=False) if b > a + 1]
 
 
-@dataclass(frozen=True)
-class _Row:
+class _Row(NamedTuple):  # thousands per query: a tuple is built ~4x faster than a dataclass
     id: int
     path: str
     name: str
@@ -180,9 +181,9 @@ class _Row:
 
 def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
     marks = ",".join("?" * len(paths))
-    return [_Row(*row) for row in store.conn.execute(
+    return list(map(_Row._make, store.conn.execute(
         "SELECT s.id, f.path, s.name, s.qualified, s.kind, s.line, s.end_line, s.parent_id "
-        f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)]
+        f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)))
 
 
 def languages_of(store: Store, paths: list[str]) -> dict[str, str]:

@@ -2,26 +2,24 @@
 
 Both need the whole index: a reference resolves only against every definition, a deep edge
 only among every symbol sharing its token, a hub only by all its callers.
+
+Every `context` call ends its no-change refresh here (`record_history`), so what only a
+change needs (resolution, deep edges, a process pool for history) is imported when it runs.
 """
 
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphiq_ci.config import Config
-from graphiq_ci.index.deep import rebuild_deep_edges
-from graphiq_ci.index.pairs import declaration_pairs, link_declarations
-from graphiq_ci.index.resolve import resolve
-from graphiq_ci.index.roles import mark_hubs
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store
-from graphiq_ci.store.graph_log import close_graph_log
 
-if TYPE_CHECKING:  # GitPython comes with it: imported only when HEAD moved
+if TYPE_CHECKING:  # the history reader: imported only when HEAD moved
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from graphiq_ci.index.history import GitFacts
 
 
@@ -29,6 +27,12 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
                       deep_tokens: set[tuple[str, str]] | None) -> None:
     """Edges, deep edges and hubs for what changed (None: the whole index), in the transaction
     that clears `pending` and moves the generation; a merge of shards ends with it too."""
+    from graphiq_ci.index.deep import rebuild_deep_edges
+    from graphiq_ci.index.pairs import declaration_pairs, link_declarations
+    from graphiq_ci.index.resolve import resolve
+    from graphiq_ci.index.roles import mark_hubs
+    from graphiq_ci.store.graph_log import close_graph_log
+
     with store.transaction():
         phase("resolve")
         pairs = declaration_pairs(store)  # symbols are written: resolution folds them too
@@ -57,6 +61,8 @@ class History:
         self.future: Future[GitFacts] | None = None
 
     def start(self, store: Store) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
         from graphiq_ci.index.history import history_inputs, read_history
 
         paths, previous = history_inputs(store)
@@ -84,7 +90,9 @@ def start_history(store: Store, root: Path, config: Config, full: bool, head: st
 def record_history(store: Store, h: History) -> list[str]:
     notes: list[str] = []
     if h.wanted:
-        # GitPython: only when HEAD moved
+        # the history reader: only when HEAD moved
+        from concurrent.futures.process import BrokenProcessPool
+
         from graphiq_ci.index.history import history_inputs, read_history, write_history
 
         phase("history")

@@ -12,12 +12,9 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import pathspec
 
 from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
@@ -89,6 +86,8 @@ def current_head(root: Path) -> str:
 def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[str, str],
                progress: Progress | None) -> Iterator[FileRecord]:
     """Parse `stats` (in a process pool when many); `indexed`: path → hash already stored."""
+    if not stats:  # a no-change refresh: tree-sitter and the grammars are not even imported
+        return
     from graphiq_ci.index.parse import parse_file
 
     args = [(str(root), s.path, s.mtime_ns, s.size, max_size, indexed.get(s.path, ""))
@@ -100,6 +99,8 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[s
             if progress:
                 progress(i + 1, len(args))
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, min(32, len(args) // (workers * 4)))
         for i, rec in enumerate(pool.map(_parse_star, args, chunksize=chunk)):
@@ -293,6 +294,10 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
 def selected(files: list[FileStat], config: Config) -> list[FileStat]:
     """`include` / `exclude` globs from `.graphiq.yml` (gitignore syntax); the order kept is the
     order a full run writes files in, which a merge of shards reproduces."""
+    if not (config.include or config.exclude):
+        return list(files)
+    import pathspec  # ~15 ms to import: only for a config that has globs
+
     include = pathspec.GitIgnoreSpec.from_lines(config.include) if config.include else None
     exclude = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
     return [f for f in files if (include is None or include.match_file(f.path))

@@ -1,8 +1,10 @@
 """Rendering a `Context` as Markdown, an LLM prompt or JSON, inside a token budget.
 
-Templates run in Jinja2's sandbox (a user's `--template` is code we did not write), and every
-piece of repository or task text goes through a filter that keeps it from breaking the
-Markdown: code spans and fences longer than any backtick run inside, mentions neutralised.
+The prompt and markdown templates are Python (`render/builtin.py`); the PR comment and a user's
+`--template` run in Jinja2's sandbox (`render/jinja_env.py`: a user's template is code we did
+not write). Every piece of repository or task text goes through a filter that keeps it from
+breaking the Markdown: code spans and fences longer than any backtick run inside, mentions
+neutralised.
 The budget is met in two steps: the skeleton (task, file list, sections) is drawn first, and
 the rest goes to code, packed by `render/pack.py`; if the drawn text still runs over (the
 packer's header estimate is a bound, not a count), the code budget shrinks by the excess and
@@ -14,21 +16,18 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from jinja2.exceptions import SecurityError
-from jinja2.loaders import split_template_path
-from jinja2.sandbox import SandboxedEnvironment
-
-from graphiq_ci.context.model import Context, ContextFile, Snippet
+from graphiq_ci.context.model import Context, Snippet
 from graphiq_ci.errors import GraphiqError
+from graphiq_ci.render.builtin import BUILTIN
 from graphiq_ci.render.mermaid import diagram as mermaid_diagram
 from graphiq_ci.render.pack import change_tokens, pack
-from graphiq_ci.render.safe import code_block, escape_md_inline, neutralise_mentions
+from graphiq_ci.render.safe import escape_md_inline, neutralise_mentions
 from graphiq_ci.render.tokens import count_tokens, counter_name
 
 FORMATS = ("markdown", "prompt", "json")
@@ -37,9 +36,11 @@ MAX_CONNECTIONS = 8
 CHANGED_FILES_KEPT = 20
 #: packing again after an overshoot: at most this many times
 REPACKS = 4
-#: a template may not build strings or numbers beyond these (a sandbox escape by memory)
-MAX_TEMPLATE_VALUE = 1_000_000
+#: a template may not render more than this (with MAX_TEMPLATE_VALUE in render/jinja_env.py)
 MAX_TEMPLATE_OUTPUT = 2_000_000
+
+#: a template: the view in, the text out
+Renders = Callable[[dict[str, Any]], str]
 
 
 @dataclass(frozen=True)
@@ -52,74 +53,6 @@ class Rendered:
     @property
     def snippets_shortened(self) -> int:
         return sum(sn.shortened for sn in self.snippets)
-
-
-def _code_span(text: str) -> str:
-    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
-    tick = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{tick}{pad}{' '.join(text.splitlines())}{pad}{tick}"
-
-
-def _why(f: ContextFile) -> str:
-    """Why a file ranked, as safe Markdown: the task words it uses, what it defines, the rest."""
-    parts = []
-    if f.matched:
-        parts.append("matches *" + escape_md_inline(" ".join(f.matched)) + "*")
-    if f.defines:
-        parts.append("defines " + ", ".join(_code_span(d) for d in f.defines))
-    parts += [escape_md_inline(w) for w in f.why]
-    return "; ".join(parts) or "matches the task's words"
-
-
-class _ConfinedLoader(jinja2.FileSystemLoader):
-    """Templates from one directory only: a name or symlink that leads out of it is not found.
-
-    `FileSystemLoader` already refuses `..` and absolute names but follows symlinks, so a
-    template could `{% include %}` a link to any file on the machine.
-    """
-
-    def get_source(self, environment: jinja2.Environment,
-                   template: str) -> tuple[str, str, Callable[[], bool]]:
-        pieces = split_template_path(template)
-        for base in self.searchpath:
-            path = Path(base, *pieces)
-            if path.exists() and not path.resolve().is_relative_to(Path(base).resolve()):
-                raise jinja2.TemplateNotFound(template)
-        return super().get_source(environment, template)
-
-
-class _Sandbox(SandboxedEnvironment):
-    """Jinja2's sandbox, and `*` / `**` may not build values big enough to exhaust memory."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any,
-                   right: Any) -> Any:
-        if operator == "*":
-            for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
-                        and len(seq) * times > MAX_TEMPLATE_VALUE:
-                    raise SecurityError("the template builds a value too large to render")
-        if operator == "**" and isinstance(left, int) and isinstance(right, int) \
-                and abs(left) > 1 and right > 64:
-            raise SecurityError("the template computes a number too large to render")
-        return super().call_binop(context, operator, left, right)
-
-
-def _environment(search_path: str | None = None) -> SandboxedEnvironment:
-    loader: jinja2.BaseLoader
-    if search_path is None:
-        loader = jinja2.PackageLoader("graphiq_ci.templates", ".")
-    else:
-        loader = _ConfinedLoader(search_path)
-    env = _Sandbox(loader=loader, autoescape=False, keep_trailing_newline=True,
-                   undefined=jinja2.StrictUndefined)
-    env.filters["code"] = _code_span
-    env.filters["inline"] = escape_md_inline
-    env.filters["codeblock"] = lambda text, language="": code_block(text, language)
-    env.filters["why"] = _why
-    return env
 
 
 _CLAIM = re.compile(r"~(\d+) tokens")
@@ -186,14 +119,14 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
     }
 
 
-def _template(fmt: str, template: Path | None) -> jinja2.Template:
-    try:
-        if template is not None:
-            env = _environment(str(template.parent))
-            return env.get_template(template.name)
-        return _environment().get_template(f"{fmt}.md.j2")
-    except jinja2.TemplateError as exc:
-        raise GraphiqError(f"template {template or fmt}: {exc}") from None
+def _template(fmt: str, template: Path | None) -> Renders:
+    """The built-in prompt and markdown in Python (no Jinja import); the PR comment and a
+    user's template in Jinja's sandbox."""
+    if template is None and fmt in BUILTIN:
+        return BUILTIN[fmt]
+    from graphiq_ci.render.jinja_env import jinja_template
+
+    return jinja_template(fmt, template)
 
 
 def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
@@ -207,17 +140,19 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
 
     def draw(snips: list[Snippet], diagram: bool) -> str:
         try:
-            text = _one_blank_line(tpl.render(**_view(ctx, snips, diagram, 0, limit)))
+            text = _one_blank_line(tpl(_view(ctx, snips, diagram, 0, limit)))
             if len(text) > MAX_TEMPLATE_OUTPUT:
-                raise SecurityError(f"the template renders more than {MAX_TEMPLATE_OUTPUT} "
-                                    "characters")
-            return _one_blank_line(tpl.render(**_view(ctx, snips, diagram, count_tokens(text),
-                                                      limit)))
-        except jinja2.TemplateError as exc:
-            raise GraphiqError(f"template {template or fmt}: {exc}") from None
-        except Exception as exc:  # a user's template fails like any program: 1 line, exit 2
+                raise GraphiqError(f"template {template or fmt}: the template renders more "
+                                   f"than {MAX_TEMPLATE_OUTPUT} characters")
+            return _one_blank_line(tpl(_view(ctx, snips, diagram, count_tokens(text), limit)))
+        except GraphiqError:
+            raise
+        except Exception as exc:
+            if _jinja_error(exc):
+                raise GraphiqError(f"template {template or fmt}: {exc}") from None
             if template is None:
                 raise
+            # a user's template fails like any program: 1 line, exit 2
             raise GraphiqError(f"template {template}: {type(exc).__name__}: {exc}") from None
 
     # The text around the code leaves room for a PR's changed lines (up to half the budget):
@@ -255,6 +190,13 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
             text = _cut(text, max_tokens)
     kept = [sn for sn in kept if sn.code in text]  # a cut may have dropped a block
     return Rendered(text, count_tokens(text), counter_name(), kept)
+
+
+def _jinja_error(exc: Exception) -> bool:
+    """A Jinja TemplateError (a sandbox refusal, an undefined name); Jinja is imported only
+    when a template needs it, and then its errors can only come from it."""
+    jinja2 = sys.modules.get("jinja2")
+    return jinja2 is not None and isinstance(exc, jinja2.TemplateError)
 
 
 def _cut(text: str, max_tokens: int) -> str:

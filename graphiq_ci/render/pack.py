@@ -16,16 +16,25 @@ The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goe
    and gaps of a line or two between shown runs are filled (cheaper to read than a marker).
 
 The result is one `Snippet` per file: files in order of their best unit, lines ascending.
+
+A line costs (characters + 1) / 4 tokens, a multiple of 1/4, so every sum of costs here is
+exact in floating point whatever the order: a run's cost is a difference of prefix sums, and a
+unit that cannot fit is rejected from a bound (its lines' cost less everything shown in its
+file) without building the set of its lines (a pack asks this of every unit, thousands on a
+large file, and the sets were most of a render's time).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import accumulate, compress, count
+from typing import NamedTuple
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
-from graphiq_ci.render.tokens import line_tokens
+from graphiq_ci.render.tokens import line_tokens, lines_tokens
 from graphiq_ci.text import stem, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
@@ -54,17 +63,30 @@ class _File:
     lines: list[str]
     tokens: list[float]  # per line, its newline included
     nonblank: frozenset[int]  # line numbers of the lines that are not blank
+    facts: _Facts
     chosen: set[int] = field(default_factory=set)
     best: float = 0.0
     names: list[str] = field(default_factory=list)
-    shortened_units: list[set[int]] = field(default_factory=list)  # shown in part, once
+    shortened_units: list[frozenset[int]] = field(default_factory=list)  # shown in part, once
 
     n_runs: int = 0  # runs of consecutive lines in `chosen`, kept as lines are added
+    chosen_cost: float = 0.0  # cost(chosen), kept as lines are added
 
     def cost(self, new: Iterable[int]) -> float:
-        return sum(self.tokens[n - 1] for n in new)
+        return sum(map(self.facts.by_line.__getitem__, new))
 
-    def runs(self, extra: set[int] | None = None) -> int:
+    def runs_cost(self, runs: list[tuple[int, int]]) -> float | None:
+        """cost() of the lines of sorted, disjoint `runs`, from prefix sums; None if they
+        are not (then the caller counts the lines)."""
+        prefix, end, total = self.facts.prefix, 0, 0.0
+        for a, b in runs:
+            if a <= end or a < 1 or b < a or b >= len(prefix):
+                return None
+            total += prefix[b] - prefix[a - 1]
+            end = b
+        return total
+
+    def runs(self, extra: AbstractSet[int] | None = None) -> int:
         """Runs of consecutive lines once `extra` is shown too. Counted from the new lines
         alone (each one opens a run unless it touches a shown or new line), because the
         packer asks this for every line it considers."""
@@ -73,8 +95,9 @@ class _File:
                     for n in new)
         return self.n_runs + len(new) - joins
 
-    def show(self, new: set[int]) -> None:
+    def show(self, new: AbstractSet[int]) -> None:
         self.n_runs = self.runs(new)
+        self.chosen_cost += self.cost(new - self.chosen)
         self.chosen |= new
 
 
@@ -85,15 +108,30 @@ class _Packer:
         self.room: float = budget
         self.files: dict[str, _File] = {}
         self._matches: dict[str, int] = {}
+        self._lines: dict[int, tuple[CodeUnit, frozenset[int]]] = {}
 
     def file(self, path: str) -> _File:
         if path not in self.files:
             lines = self.cc.sources.get(path, [])
-            tokens, nonblank = _line_facts(lines)
-            self.files[path] = _File(lines, tokens, nonblank)
+            facts = _line_facts(lines)
+            self.files[path] = _File(lines, facts.tokens, facts.nonblank, facts)
         return self.files[path]
 
-    def price(self, f: _File, new: set[int]) -> float:
+    def lines_of(self, u: CodeUnit) -> frozenset[int]:
+        """The unit's line numbers, built once per pack (the units outlive it: ids are safe)."""
+        hit = self._lines.get(id(u))
+        if hit is None or hit[0] is not u:
+            hit = self._lines[id(u)] = (u, frozenset(_lines_of(u)))
+        return hit[1]
+
+    def take_whole(self, u: CodeUnit, f: _File) -> bool:
+        """take(u, f, its lines not yet shown): the bound rejects most units without the set."""
+        least = f.runs_cost(u.runs)
+        if least is not None and least - f.chosen_cost > self.room:
+            return False  # what is left of it costs more than the room, as take() would find
+        return self.take(u, f, self.lines_of(u) - f.chosen)
+
+    def price(self, f: _File, new: AbstractSet[int]) -> float:
         """Tokens that showing `new` adds: its lines, a header for a new file, new markers."""
         if not new:
             return 0
@@ -101,7 +139,8 @@ class _Packer:
         markers = max(0, f.runs(new) - max(1, f.runs())) * MARKER_TOKENS
         return f.cost(new) + header + markers
 
-    def take(self, u: CodeUnit, f: _File, new: set[int], shortened: bool = False) -> bool:
+    def take(self, u: CodeUnit, f: _File, new: AbstractSet[int],
+             shortened: bool = False) -> bool:
         if not new or f.cost(new) > self.room:  # the price is at least the lines' cost
             return False
         price = self.price(f, new)
@@ -113,7 +152,7 @@ class _Packer:
         if u.kind != "module":
             f.names.append(u.qualified)
         if shortened:
-            f.shortened_units.append(_lines_of(u))
+            f.shortened_units.append(self.lines_of(u))
         return True
 
     def matches(self, line: str) -> int:
@@ -127,7 +166,7 @@ class _Packer:
         words (most words first, unless not `words`), the closing line, within `room` tokens.
         Lines outside every definition have no signature or closing line: only their focus
         and matching lines are kept."""
-        lines = _lines_of(u) - f.chosen
+        lines = self.lines_of(u) - f.chosen
         if not lines:
             return set()
         keep: set[int] = set()
@@ -167,7 +206,7 @@ class _Packer:
         """Show more of a shortened unit: the lines nearest to its lines that use task words
         first (a change sits near the words that describe it), else nearest to what is shown."""
         f = self.file(u.file)
-        shown = f.chosen & _lines_of(u)
+        shown = f.chosen & self.lines_of(u)
         anchors = ({n for n in u.focus if n in shown}
                    or {n for n in shown if self.matches(f.lines[n - 1])} or shown)
         if not anchors:
@@ -178,7 +217,7 @@ class _Packer:
             k = bisect_left(marks, n)
             return min(abs(n - marks[j]) for j in (k - 1, k) if 0 <= j < len(marks))
 
-        rest = sorted(_lines_of(u) - f.chosen, key=lambda n: (distance(n), n))
+        rest = sorted(self.lines_of(u) - f.chosen, key=lambda n: (distance(n), n))
         for n in rest:
             if self.room < f.tokens[n - 1]:
                 break
@@ -186,11 +225,13 @@ class _Packer:
 
     def whole_files(self) -> None:
         for path, f in self.files.items():
-            limit = max(WHOLE_SLACK, WHOLE_SHARE * f.cost(f.chosen))
-            rest = set(f.nonblank - f.chosen)
-            if rest and f.cost(rest) <= limit:
+            limit = max(WHOLE_SLACK, WHOLE_SHARE * f.chosen_cost)
+            shown = [n for n in f.chosen if n in f.nonblank]
+            # cost(nonblank - chosen), from the file's total: exact (see the module doc)
+            if len(shown) < len(f.nonblank) and \
+                    f.facts.nonblank_cost - f.cost(shown) <= limit:
                 u = CodeUnit(path, path, path, "module", 1, len(f.lines), [], f.best)
-                self.take(u, f, rest)
+                self.take(u, f, set(f.nonblank - f.chosen))
 
     def fill_gaps(self) -> None:
         for f in self.files.values():
@@ -217,7 +258,7 @@ def _pieces(p: _Packer, units: list[CodeUnit], cap: float, top: float) -> list[_
     out = []
     for u in units:
         f = p.file(u.file)
-        cost = p.price(f, _lines_of(u))
+        cost = p.price(f, p.lines_of(u))
         value = u.score / top
         if cost <= cap:
             out.append(_Piece(u, "whole", value, cost))
@@ -248,7 +289,7 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
             break
         u, f = piece.unit, p.file(piece.unit.file)
         if piece.part == "whole":
-            if not p.take(u, f, _lines_of(u) - f.chosen):
+            if not p.take_whole(u, f):
                 # denser pieces took the room it needed whole: its signature and the lines
                 # that use the task's words still fit, and may grow later
                 p.take(u, f, p.shortened(u, f, p.room), shortened=True)
@@ -257,11 +298,10 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
         else:  # the rest grows what its core showed; before its core it finds nothing to grow
             p.widen(u)
     for u in cc.units:  # room left: whatever else fits whole, best first
-        f = p.file(u.file)
-        p.take(u, f, _lines_of(u) - f.chosen)
+        p.take_whole(u, p.file(u.file))
     for piece in pieces:
-        if piece.part == "rest" or (piece.part == "whole" and _lines_of(piece.unit) - p.file(
-                piece.unit.file).chosen):
+        if piece.part == "rest" or (piece.part == "whole" and not p.lines_of(
+                piece.unit) <= p.file(piece.unit.file).chosen):
             p.widen(piece.unit)
     p.whole_files()
     p.fill_gaps()
@@ -277,22 +317,34 @@ def change_tokens(cc: CodeCandidates) -> int:
     return int(lines + BLOCK_TOKENS * len({u.file for u in cc.units if u.focus}))
 
 
+class _Facts(NamedTuple):
+    lines: list[str]  # kept, so that its id cannot be reused while this is cached
+    tokens: list[float]  # per line, its newline included
+    by_line: list[float]  # the same, indexed by line number (by_line[0] is 0)
+    prefix: list[float]  # prefix[n]: the cost of lines 1..n
+    nonblank: frozenset[int]
+    nonblank_cost: float
+
+
 #: per source list (the same object through one render's packs and repacks): its line costs
-#: and non-blank lines, computed once. The list is kept, so its id cannot be reused meanwhile.
-_FACTS: dict[int, tuple[list[str], list[float], frozenset[int]]] = {}
+#: and non-blank lines, computed once
+_FACTS: dict[int, _Facts] = {}
 _FACTS_KEPT = 64
 
 
-def _line_facts(lines: list[str]) -> tuple[list[float], frozenset[int]]:
+def _line_facts(lines: list[str]) -> _Facts:
     hit = _FACTS.get(id(lines))
-    if hit is not None and hit[0] is lines:
-        return hit[1], hit[2]
+    if hit is not None and hit.lines is lines:
+        return hit
     if len(_FACTS) >= _FACTS_KEPT:
         _FACTS.clear()
-    tokens = [line_tokens(line) for line in lines]
-    nonblank = frozenset(n for n, line in enumerate(lines, 1) if line.strip())
-    _FACTS[id(lines)] = (lines, tokens, nonblank)
-    return tokens, nonblank
+    tokens = lines_tokens(lines)
+    by_line = [0.0, *tokens]
+    nonblank = frozenset(compress(count(1), map(str.strip, lines)))  # in C: ~19k lines a query
+    facts = _Facts(lines, tokens, by_line, list(accumulate(by_line)), nonblank,
+                   sum(map(by_line.__getitem__, nonblank)))
+    _FACTS[id(lines)] = facts
+    return facts
 
 
 def _lines_of(u: CodeUnit) -> set[int]:

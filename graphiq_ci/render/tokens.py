@@ -12,7 +12,8 @@ Python) fewer.
 
 from __future__ import annotations
 
-#: characters per token
+#: characters per token; a power of two, so a line's cost is exact in floating point and the
+#: packer's sums and prefix sums (render/pack.py) do not depend on the order they are added in
 CHARS_PER_TOKEN = 4
 
 
@@ -25,6 +26,11 @@ def line_tokens(line: str) -> float:
     """What one line (and its newline) adds to a longer text's count: no rounding per line,
     so the sum over a block's lines is its count, not an overestimate by half a line each."""
     return (len(line) + 1) / CHARS_PER_TOKEN
+
+
+def lines_tokens(lines: list[str]) -> list[float]:
+    """line_tokens() of each line, in one pass (the packer prices every line of a file)."""
+    return [(len(line) + 1) / CHARS_PER_TOKEN for line in lines]
 
 
 def counter_name() -> str:

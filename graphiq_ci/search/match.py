@@ -9,9 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
-
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.text import split_identifier
 
@@ -64,6 +61,8 @@ def match_name(query: str, name: str) -> NameMatch | None:
 def _typo(q: str, name: str) -> NameMatch | None:
     if len(q) < 4:
         return None
+    from rapidfuzz.distance import Levenshtein  # ~8 ms to import: typos are the last resort
+
     limit = 1 if len(q) < 7 else 2
     d = Levenshtein.distance(q, name.lower(), score_cutoff=limit)
     if d <= limit:
@@ -104,6 +103,9 @@ def find_names(g: GraphIndex, query: str) -> dict[int, NameMatch]:
                 continue
             found[i] = NameMatch(m.quality, m.strength, leaf == g.names[i])
     if not any(m.quality in ("exact", "prefix") for m in found.values()) and len(q) >= 4:
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
         limit = 1 if len(q) < 7 else 2
         close = process.extract(q, index.distinct, scorer=Levenshtein.distance, processor=None,
                                 score_cutoff=limit, limit=None)

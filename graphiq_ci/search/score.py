@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rapidfuzz.distance import Levenshtein
-
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.search.query import Query
 from graphiq_ci.search.seeds import Seeds
@@ -62,6 +60,8 @@ def closeness(query: str, name: str) -> float:
     """How near a miss is, 0..1: one minus the edit distance over the longer length, case
     and joiners (_ - .) ignored. `AsyncClinet` is 0.82 from `AsyncClient`; a long name that
     merely holds the query's letters in order scores low."""
+    from rapidfuzz.distance import Levenshtein  # ~8 ms to import: only near misses need it
+
     a, b = (re.sub(r"[_\-.]", "", s.lower()) for s in (query.strip(), name))
     return float(Levenshtein.normalized_similarity(a, b))
 

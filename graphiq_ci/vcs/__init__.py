@@ -1,6 +1,6 @@
 """Git facts for one run: trunk, branch diff, changed hunks and symbols, recency, co-change.
 
-Computed here once with GitPython and handed to scorers as plain data; no
+Computed here once with the git CLI and handed to scorers as plain data; no
 scorer runs git. User-caused problems raise `GraphiqError`; degraded answers
 (shallow clone, no trunk, empty repo) say why in `BranchDiff.notes`.
 """
@@ -14,7 +14,14 @@ from graphiq_ci.vcs.cochange import (
     cochange_update,
     related_files,
 )
-from graphiq_ci.vcs.diff import BranchDiff, ChangeOrigin, ChangeStatus, FileChange, branch_changes
+from graphiq_ci.vcs.diff import (
+    BranchDiff,
+    ChangeOrigin,
+    ChangeStatus,
+    FileChange,
+    branch_changes,
+    trunk_and_changes,
+)
 from graphiq_ci.vcs.hunks import Hunk, changed_hunks
 from graphiq_ci.vcs.recency import file_recency, recency_boost
 from graphiq_ci.vcs.symbols import ChangedSymbol, Span, changed_symbols
@@ -39,4 +46,5 @@ __all__ = [
     "find_trunk",
     "recency_boost",
     "related_files",
+    "trunk_and_changes",
 ]

@@ -12,13 +12,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from graphiq_ci.vcs.log import iter_commits_with_files
-from graphiq_ci.vcs.repo import git_text, head_commit, open_repo, run_git
-
-if TYPE_CHECKING:
-    import git
+from graphiq_ci.vcs.repo import Repo, git_text, head_commit, open_repo, run_git
 
 MAX_COMMITS = 500
 #: Commits touching more files than this are reformatting, renames or vendoring: noise.
@@ -99,7 +96,7 @@ def _log_args(max_commits: int) -> tuple[str, ...]:
 
 
 def _file_lists(
-    repo: git.Repo, revisions: Sequence[str], max_files: int, *args: str
+    repo: Repo, revisions: Sequence[str], max_files: int, *args: str
 ) -> dict[str, tuple[str, ...] | None]:
     lists: dict[str, tuple[str, ...] | None] = {}
     for sha, files in iter_commits_with_files(repo, "%H", *args, *revisions):
@@ -108,7 +105,7 @@ def _file_lists(
     return lists
 
 
-def _build(repo: git.Repo, max_commits: int, max_files: int) -> CoChange:
+def _build(repo: Repo, max_commits: int, max_files: int) -> CoChange:
     head = head_commit(repo)
     if head is None:
         return _from_window(None, max_commits, max_files, ())
@@ -126,7 +123,7 @@ def cochange(
         return _build(repo, max_commits, max_files)
 
 
-def _is_ancestor(repo: git.Repo, old: str, new: str) -> bool:
+def _is_ancestor(repo: Repo, old: str, new: str) -> bool:
     status, _, _ = run_git(repo, "merge-base", "--is-ancestor", old, new)
     return status == 0
 

@@ -10,14 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs.merge_base import fork_point, resolve_base
-from graphiq_ci.vcs.repo import git_text, head_commit, is_shallow, open_repo
-
-if TYPE_CHECKING:
-    import git
+from graphiq_ci.vcs.merge_base import REMOTE, fork_point, resolve_base
+from graphiq_ci.vcs.repo import Repo, git_text, is_shallow, open_repo, resolve_commits
+from graphiq_ci.vcs.trunk import Resolved, trunk_in
 
 
 class ChangeStatus(str, Enum):
@@ -75,7 +72,7 @@ _STATUS_BY_LETTER = {
 }
 
 
-def _name_status(repo: git.Repo, *args: str) -> list[tuple[ChangeStatus, str, str | None]]:
+def _name_status(repo: Repo, *args: str) -> list[tuple[ChangeStatus, str, str | None]]:
     """Parse `git diff --name-status -z -M`: (status, path, old path for renames)."""
     tokens = git_text(repo, "diff", "--name-status", "-z", "-M", "--no-ext-diff", *args).split("\0")
     result: list[tuple[ChangeStatus, str, str | None]] = []
@@ -93,29 +90,33 @@ def _name_status(repo: git.Repo, *args: str) -> list[tuple[ChangeStatus, str, st
     return result
 
 
-def _changed_names(repo: git.Repo, *args: str) -> set[str]:
+def _changed_names(repo: Repo, *args: str) -> set[str]:
     return {path for _, path, _ in _name_status(repo, *args)}
 
 
-def untracked_files(repo: git.Repo) -> list[str]:
+def untracked_files(repo: Repo) -> list[str]:
     """Untracked files that are not ignored, repo-relative."""
     out = git_text(repo, "ls-files", "-z", "--others", "--exclude-standard", "--full-name")
     return [path for path in out.split("\0") if path]
 
 
 def _branch_changes(
-    repo: git.Repo, base: str | None, trunk: str | None
+    repo: Repo, base: str | None, trunk: str | None, looked_up: Resolved | None = None
 ) -> BranchDiff:
-    head = head_commit(repo)
+    wanted = base or trunk
+    # HEAD and the base's candidate names in one git process, unless the trunk lookup has them
+    revs = ["HEAD", *([wanted, f"{REMOTE}/{wanted}"] if wanted else [])]
+    known = looked_up if looked_up and all(r in looked_up for r in revs) else resolve_commits(
+        repo, revs)
+    head = known["HEAD"]
     if head is None:
         return BranchDiff(None, None, None, (), ("repository has no commits yet: nothing to diff",))
 
     notes: list[str] = []
-    wanted = base or trunk
     ref: str | None = None
     compare_with = head
     if wanted:
-        resolved = resolve_base(repo, wanted, notes)
+        resolved = resolve_base(repo, wanted, notes, known)
         if resolved is None:
             what = "base" if base else "trunk"
             hint = (" (this is a shallow clone: fetch more history, e.g. `fetch-depth: 0` in "
@@ -129,13 +130,17 @@ def _branch_changes(
     else:
         notes.append("no trunk found: only uncommitted changes are reported (pass a base ref)")
 
-    committed = _changed_names(repo, compare_with, head) if compare_with != head else set()
-    staged = _changed_names(repo, "--cached", head)
-    unstaged = _changed_names(repo)
+    net = _name_status(repo, compare_with)
     untracked = untracked_files(repo)
+    # where each change lives: asked only when something changed (a clean tree, the usual
+    # task-mode call, spends no three more git processes on it)
+    committed, staged, unstaged = (
+        (_changed_names(repo, compare_with, head) if compare_with != head else set(),
+         _changed_names(repo, "--cached", head), _changed_names(repo))
+        if net else (set(), set(), set()))
 
     files: dict[str, FileChange] = {}
-    for status, path, old in _name_status(repo, compare_with):
+    for status, path, old in net:
         origins = tuple(
             origin
             for origin, paths in (
@@ -163,3 +168,13 @@ def branch_changes(
     """
     with open_repo(repo_root) as repo:
         return _branch_changes(repo, base, trunk)
+
+
+def trunk_and_changes(
+    repo_root: str | os.PathLike[str], base: str | None = None, trunk: str | None = None
+) -> BranchDiff:
+    """`branch_changes(repo_root, base, find_trunk(repo_root, trunk))` in one opened repository,
+    the trunk lookup's revisions reused: every `context` call asks both (two processes fewer)."""
+    with open_repo(repo_root) as repo:
+        found, looked_up = trunk_in(repo, repo_root, trunk)
+        return _branch_changes(repo, base, found, looked_up)

@@ -10,13 +10,9 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from graphiq_ci.vcs.diff import untracked_files
-from graphiq_ci.vcs.repo import git_text, open_repo, work_tree
-
-if TYPE_CHECKING:
-    import git
+from graphiq_ci.vcs.repo import Repo, git_text, open_repo, work_tree
 
 
 @dataclass(frozen=True)
@@ -102,7 +98,7 @@ def _is_text(data: bytes) -> bool:
     return b"\0" not in data[:8192]
 
 
-def _untracked_hunks(repo: git.Repo, wanted: set[str] | None) -> dict[str, list[Hunk]]:
+def _untracked_hunks(repo: Repo, wanted: set[str] | None) -> dict[str, list[Hunk]]:
     """A new, untracked text file is one all-added hunk."""
     root = work_tree(repo)
     result: dict[str, list[Hunk]] = {}

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from contextlib import closing
-from typing import TYPE_CHECKING
 
-from graphiq_ci.vcs.repo import git_stream
-
-if TYPE_CHECKING:
-    import git
+from graphiq_ci.vcs.repo import Repo, git_stream
 
 # Two NULs before each commit header: file names are never empty, so an empty
 # token can only come from this marker, whatever bytes the names contain.
@@ -21,7 +17,7 @@ _MARK = "%x00%x00"
 
 
 def iter_commits_with_files(
-    repo: git.Repo, header_format: str, *args: str
+    repo: Repo, header_format: str, *args: str
 ) -> Generator[tuple[str, list[str]], None, None]:
     """Yield (formatted header, repo-relative paths touched) per commit, newest first.
 

@@ -8,13 +8,10 @@ comparing with the base commit itself (two-dot) when that fails.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from graphiq_ci.vcs.repo import has_remote, is_shallow, resolve_commit, run_git
-
-if TYPE_CHECKING:
-    import git
+from graphiq_ci.vcs.repo import Repo, has_remote, is_shallow, resolve_commit, run_git
 
 REMOTE = "origin"
 #: `git fetch --deepen` steps tried in turn before giving up on a merge base.
@@ -55,10 +52,13 @@ def _deepen_args(ref: str) -> tuple[str, ...]:
     return (REMOTE,)
 
 
-def resolve_base(repo: git.Repo, ref: str, notes: list[str]) -> tuple[str, str] | None:
-    """(ref name, sha) for `ref`, trying origin/<ref>, then fetching it into a shallow clone."""
+def resolve_base(repo: Repo, ref: str, notes: list[str],
+                 known: Mapping[str, str | None] | None = None) -> tuple[str, str] | None:
+    """(ref name, sha) for `ref`, trying origin/<ref>, then fetching it into a shallow clone.
+
+    `known`: names the caller has resolved already (`resolve_commits`)."""
     for name in (ref, f"{REMOTE}/{ref}"):
-        sha = resolve_commit(repo, name)
+        sha = known[name] if known is not None and name in known else resolve_commit(repo, name)
         if sha:
             return name, sha
     if not (is_shallow(repo) and has_remote(repo, REMOTE)):
@@ -73,12 +73,12 @@ def resolve_base(repo: git.Repo, ref: str, notes: list[str]) -> tuple[str, str] 
     return None
 
 
-def _merge_base(repo: git.Repo, base: str, head: str) -> str | None:
+def _merge_base(repo: Repo, base: str, head: str) -> str | None:
     status, out, _ = run_git(repo, "merge-base", base, head)
     return out.strip() if status == 0 and out.strip() else None
 
 
-def fork_point(repo: git.Repo, ref: str, base_sha: str, head_sha: str) -> ForkPoint:
+def fork_point(repo: Repo, ref: str, base_sha: str, head_sha: str) -> ForkPoint:
     """merge-base(ref, HEAD), deepening a shallow clone if needed; two-dot as last resort."""
     notes: list[str] = []
     found = _merge_base(repo, base_sha, head_sha)

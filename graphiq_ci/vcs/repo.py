@@ -2,19 +2,21 @@
 
 Everything else in `vcs/` goes through `open_repo` and `git_text` so that the
 GIT_* variable scrubbing, byte-safe decoding and error mapping live in one place.
+
+Git is run as a plain subprocess. GitPython cost ~50 ms to import and wrapped every
+call in its own machinery, on every `context` call, for a dozen one-line commands;
+the git CLI is the interface we need anyway (issue #14).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterator
+import subprocess
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from graphiq_ci.errors import GraphiqError
-
-if TYPE_CHECKING:
-    import git
 
 # Variables git itself needs to reach a remote or find its helpers; every other
 # GIT_* variable is per-invocation state (GIT_DIR, GIT_INDEX_FILE, GIT_WORK_TREE…)
@@ -35,8 +37,6 @@ _KEPT_GIT_VARS = frozenset(
         "GIT_CONFIG_GLOBAL",
         "GIT_CONFIG_SYSTEM",
         "GIT_TERMINAL_PROMPT",
-        "GIT_PYTHON_GIT_EXECUTABLE",
-        "GIT_PYTHON_REFRESH",
     }
 )
 
@@ -59,27 +59,36 @@ _STABLE_CONFIG = (
 NETWORK_TIMEOUT = 120.0
 
 
+class Repo(NamedTuple):
+    """An opened work tree: absolute paths, as git reported them when it was opened."""
+
+    work_tree: str
+    git_dir: str
+    common_dir: str  # the main repository's git directory (differs in a `git worktree`)
+
+
+class GitError(Exception):
+    """A git command that failed; `open_repo` turns it into a one-line `GraphiqError`."""
+
+    def __init__(self, args: Iterable[str], status: int, stderr: str) -> None:
+        self.command, self.status, self.stderr = tuple(args), status, stderr
+        super().__init__(f"git {_subcommand(self.command)} failed: {_first_line(stderr)}")
+
+
 def _leaking_git_var(name: str) -> bool:
     if not name.startswith("GIT_") or name in _KEPT_GIT_VARS:
         return False
     return not name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))
 
 
-@contextmanager
-def _scrubbed_git_env() -> Iterator[None]:
-    """Hide leaking GIT_* variables from os.environ while git runs.
-
-    GitPython reads os.environ both when it opens a repository and on every
-    command, and offers no way to *unset* a variable, so the variables are
-    removed for the duration of the block and restored afterwards.
-    """
-    removed = {k: v for k, v in os.environ.items() if _leaking_git_var(k)}
-    for key in removed:
-        del os.environ[key]
-    try:
-        yield
-    finally:
-        os.environ.update(removed)
+def _git_env(network: bool = False) -> dict[str, str]:
+    """os.environ without the leaking GIT_* variables, with git's messages in English (they
+    end up in our one-line errors); `network` commands never prompt for credentials."""
+    env = {k: v for k, v in os.environ.items() if not _leaking_git_var(k)}
+    env["LANGUAGE"] = env["LC_ALL"] = "C"
+    if network:
+        env["GIT_TERMINAL_PROMPT"] = "0"
+    return env
 
 
 def _first_line(text: str) -> str:
@@ -87,105 +96,100 @@ def _first_line(text: str) -> str:
     return lines[0] if lines else "unknown error"
 
 
-def _subcommand(command: str | list[str] | tuple[str, ...]) -> str:
-    """'log' from ['git', '-c', 'k=v', 'log', ...], for messages."""
-    args = command.split() if isinstance(command, str) else list(command)
-    i = 1
-    while i < len(args) and args[i].startswith("-"):
-        i += 2 if args[i] == "-c" else 1
-    return args[i] if i < len(args) else "command"
+def _subcommand(args: Iterable[str]) -> str:
+    """'log' from ('-c', 'k=v', 'log', ...), for messages."""
+    rest = [a for a in args if a != "git"]
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        i += 2 if rest[i] == "-c" else 1
+    return rest[i] if i < len(rest) else "command"
 
 
-def _raw_stderr(exc: git.GitCommandError) -> str:
-    """GitPython wraps stderr as "\n  stderr: '...'"; unwrap it for a one-line message."""
-    text = str(exc.stderr).strip()
-    if text.startswith("stderr: '") and text.endswith("'"):
-        text = text[len("stderr: '") : -1]
-    return text
+def _spawn_failed(exc: OSError) -> GraphiqError:
+    return GraphiqError(f"git is not available: {_first_line(str(exc))}")
 
 
 @contextmanager
-def open_repo(repo_root: str | os.PathLike[str]) -> Iterator[git.Repo]:
+def open_repo(repo_root: str | os.PathLike[str]) -> Iterator[Repo]:
     """Open the work tree containing `repo_root` (a plain checkout or a `git worktree`).
 
     Git failures inside the block become a one-line `GraphiqError`: they are
     almost always caused by the environment (not a repo, dubious ownership, no
     network), not by a bug the user should see a traceback for.
     """
+    path = os.path.abspath(os.fspath(repo_root))
+    if not os.path.isdir(path):
+        raise GraphiqError(f"not a git repository: {os.fspath(repo_root)}")
+    # one process answers all three; --show-toplevel last: it is what fails in a bare repo
+    status, out, err = _run(path, ("rev-parse", "--is-bare-repository", "--absolute-git-dir",
+                                   "--git-common-dir", "--show-toplevel"))
+    lines = out.splitlines()
+    if lines[:1] == ["true"] and len(lines) >= 3:
+        raise GraphiqError(f"bare repository has no working tree: {lines[1]}")
+    if status != 0 or len(lines) < 4:
+        if "not a git repository" in err.lower() or not err.strip():
+            raise GraphiqError(f"not a git repository: {os.fspath(repo_root)}")
+        raise GraphiqError(f"git rev-parse failed: {_first_line(err)}")
+    repo = Repo(lines[3], lines[1], os.path.normpath(os.path.join(path, lines[2])))
     try:
-        import git
-    except ImportError as exc:  # GitPython refuses to import without a git executable
-        raise GraphiqError(f"git is not available: {_first_line(str(exc))}") from None
-
-    with _scrubbed_git_env():
-        try:
-            repo = git.Repo(os.fspath(repo_root), search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise GraphiqError(f"not a git repository: {os.fspath(repo_root)}") from None
-        try:
-            if repo.bare:
-                raise GraphiqError(f"bare repository has no working tree: {repo.git_dir}")
-            yield repo
-        except git.GitCommandError as exc:
-            raise GraphiqError(
-                f"git {_subcommand(exc.command)} failed: {_first_line(_raw_stderr(exc))}"
-            ) from None
-        finally:
-            repo.close()
+        yield repo
+    except GitError as exc:
+        raise GraphiqError(str(exc)) from None
 
 
-def work_tree(repo: git.Repo) -> str:
+def work_tree(repo: Repo) -> str:
     """The absolute top-level directory of the work tree; paths we report are relative to it."""
-    assert repo.working_tree_dir is not None  # open_repo rejects bare repositories
-    return os.fspath(repo.working_tree_dir)
+    return repo.work_tree
 
 
-def run_git(
-    repo: git.Repo, *args: str, network: bool = False
-) -> tuple[int, str, str]:
+def _run(cwd: str, args: tuple[str, ...], *, network: bool = False,
+         stdin: str | None = None) -> tuple[int, str, str]:
+    try:
+        proc = subprocess.run(
+            ["git", *_STABLE_CONFIG, *args], cwd=cwd, env=_git_env(network),
+            input=None if stdin is None else stdin.encode("utf-8", "surrogateescape"),
+            stdin=subprocess.DEVNULL if stdin is None else None, capture_output=True,
+            timeout=NETWORK_TIMEOUT if network else None,
+        )
+    except subprocess.TimeoutExpired:
+        return -9, "", f"timed out after {NETWORK_TIMEOUT:.0f} s"
+    except OSError as exc:
+        raise _spawn_failed(exc) from None
+    return (proc.returncode, proc.stdout.decode("utf-8", "surrogateescape"),
+            proc.stderr.decode("utf-8", "replace"))
+
+
+def run_git(repo: Repo, *args: str, network: bool = False) -> tuple[int, str, str]:
     """Run git without raising: (exit status, stdout, stderr).
 
     Output is decoded with surrogateescape so that non-UTF-8 file names survive
     a round trip to `os` calls. `network` commands never prompt for credentials
     (that would hang CI) and are killed after NETWORK_TIMEOUT seconds.
     """
-    status, out, err = repo.git.execute(
-        ["git", *_STABLE_CONFIG, *args],
-        with_extended_output=True,
-        with_exceptions=False,
-        stdout_as_string=False,
-        strip_newline_in_stdout=False,
-        env={"GIT_TERMINAL_PROMPT": "0"} if network else None,
-        kill_after_timeout=NETWORK_TIMEOUT if network else None,
-    )
-    return status, _decode(out, "surrogateescape"), _decode(err, "replace")
+    return _run(repo.work_tree, args, network=network)
 
 
-def _decode(data: str | bytes, errors: str) -> str:
-    return data if isinstance(data, str) else data.decode("utf-8", errors)
-
-
-def git_text(repo: git.Repo, *args: str) -> str:
+def git_text(repo: Repo, *args: str) -> str:
     """Run git and return its stdout; a failure raises (and `open_repo` makes it a GraphiqError)."""
-    import git as gitpython
-
     status, out, err = run_git(repo, *args)
     if status != 0:
-        raise gitpython.GitCommandError(["git", *args], status, err)
+        raise GitError(args, status, err)
     return out
 
 
-def git_stream(repo: git.Repo, *args: str) -> Generator[bytes, None, None]:
+def git_stream(repo: Repo, *args: str) -> Generator[bytes, None, None]:
     """Yield git's stdout in chunks; close the generator early to stop git.
 
     Nothing is buffered, so a caller that has seen enough commits never pays
     for the rest of the history. A git failure raises once output ends.
     """
-    import git as gitpython
-
-    handle = repo.git.execute(["git", *_STABLE_CONFIG, *args], as_process=True)
-    proc = handle.proc
-    assert proc is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        proc = subprocess.Popen(["git", *_STABLE_CONFIG, *args], cwd=repo.work_tree,
+                                env=_git_env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as exc:
+        raise _spawn_failed(exc) from None
+    assert proc.stdout is not None and proc.stderr is not None
     finished = False
     try:
         while chunk := proc.stdout.read(1 << 16):
@@ -199,33 +203,60 @@ def git_stream(repo: git.Repo, *args: str) -> Generator[bytes, None, None]:
         proc.stderr.close()
         status = proc.wait()
     if status != 0:
-        raise gitpython.GitCommandError(["git", *args], status, err)
+        raise GitError(args, status, err.decode("utf-8", "replace"))
 
 
-def resolve_commit(repo: git.Repo, rev: str) -> str | None:
-    """The full sha `rev` names, or None if it names no commit (typo, unborn branch, no ref)."""
-    if rev.startswith("-"):  # never let a ref name become an option
-        return None
+def resolve_commits(repo: Repo, revs: Iterable[str]) -> dict[str, str | None]:
+    """The full sha each rev names, None where it names no commit; one `cat-file --batch-check`
+    answers them all, with rev-parse's own lookup rules (trunk detection asks up to nine)."""
+    wanted = list(dict.fromkeys(revs))
+    asked = [r for r in wanted if not r.startswith("-") and "\n" not in r and r.strip() == r
+             and r]  # never let a ref name become an option or a second request
+    found: dict[str, str | None] = dict.fromkeys(wanted)
+    if not asked:
+        return found
+    status, out, _ = _run(repo.work_tree, ("cat-file", "--batch-check"),
+                          stdin="".join(f"{r}^{{commit}}\n" for r in asked))
+    answers = out.splitlines()
+    if status != 0 or len(answers) != len(asked):
+        return {r: _resolve_one(repo, r) if r in asked else None for r in wanted}
+    for rev, line in zip(asked, answers, strict=True):
+        fields = line.split()
+        if len(fields) == 3 and fields[1] == "commit":
+            found[rev] = fields[0]
+    return found
+
+
+def _resolve_one(repo: Repo, rev: str) -> str | None:
     status, out, _ = run_git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     return out.strip() if status == 0 and out.strip() else None
 
 
-def head_commit(repo: git.Repo) -> str | None:
+def resolve_commit(repo: Repo, rev: str) -> str | None:
+    """The full sha `rev` names, or None if it names no commit (typo, unborn branch, no ref)."""
+    if rev.startswith("-"):  # never let a ref name become an option
+        return None
+    return _resolve_one(repo, rev)
+
+
+def head_commit(repo: Repo) -> str | None:
     """HEAD's sha, or None in a repository without commits (unborn branch)."""
     return resolve_commit(repo, "HEAD")
 
 
-def has_commits(repo: git.Repo) -> bool:
-    """True if any ref or HEAD points at a commit; an empty repo has nothing to diff or mine."""
-    if head_commit(repo) is not None:
+def has_commits(repo: Repo, head: str | None = None) -> bool:
+    """True if any ref or HEAD points at a commit; an empty repo has nothing to diff or mine.
+    `head`: HEAD's sha when the caller has it already."""
+    if (head or head_commit(repo)) is not None:
         return True
     status, out, _ = run_git(repo, "rev-list", "-n", "1", "--all")
     return status == 0 and bool(out.strip())
 
 
-def is_shallow(repo: git.Repo) -> bool:
+def is_shallow(repo: Repo) -> bool:
     return os.path.exists(os.path.join(repo.common_dir, "shallow"))
 
 
-def has_remote(repo: git.Repo, name: str) -> bool:
-    return name in {remote.name for remote in repo.remotes}
+def has_remote(repo: Repo, name: str) -> bool:
+    status, out, _ = run_git(repo, "remote")
+    return status == 0 and name in out.split()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs.repo import has_commits, open_repo, resolve_commit, run_git
+from graphiq_ci.vcs.repo import Repo, has_commits, open_repo, resolve_commits, run_git
 
 #: Conventional trunk names, most common first.
 TRUNK_CANDIDATES = ("main", "master", "trunk", "develop")
@@ -17,18 +17,34 @@ REMOTE = "origin"
 _ANSWERS: dict[tuple[str, str | None], tuple[tuple[object, ...], str | None]] = {}
 
 
+#: what a trunk lookup resolved on the way: rev -> sha (None: names no commit)
+Resolved = dict[str, "str | None"]
+
+
 def find_trunk(repo_root: str | os.PathLike[str], configured: str | None = None) -> str | None:
     """`resolve_trunk`, remembered while the refs it reads are unchanged on disk."""
+    return trunk_in(None, repo_root, configured)[0]
+
+
+def trunk_in(repo: Repo | None, repo_root: str | os.PathLike[str],
+             configured: str | None) -> tuple[str | None, Resolved]:
+    """`find_trunk` in an opened `repo` (None: open it), and the revisions it resolved: HEAD
+    and, when the answer was looked up now, the answer and origin/<answer>, which is what
+    `branch_changes` resolves next (so it needs no git process of its own for them)."""
     key = (os.fspath(repo_root), configured)
     seen = _refs_fingerprint(repo_root, configured)
     if seen is not None:
         known = _ANSWERS.get(key)
         if known is not None and known[0] == seen:
-            return known[1]
-    answer = resolve_trunk(repo_root, configured)
+            return known[1], {}
+    if repo is None:
+        with open_repo(repo_root) as opened:
+            answer, resolved = _resolve_in(opened, configured)
+    else:
+        answer, resolved = _resolve_in(repo, configured)
     if seen is not None:
         _ANSWERS[key] = (seen, answer)
-    return answer
+    return answer, resolved
 
 
 def _refs_fingerprint(repo_root: str | os.PathLike[str],
@@ -62,20 +78,31 @@ def resolve_trunk(repo_root: str | os.PathLike[str], configured: str | None = No
     it would quietly change which files count as "changed".
     """
     with open_repo(repo_root) as repo:
-        if not has_commits(repo):
-            return None
-        if configured:
-            for name in (configured, f"{REMOTE}/{configured}"):
-                if resolve_commit(repo, name):
-                    return name
-            raise GraphiqError(f"configured trunk '{configured}' is not a branch or ref here")
+        return _resolve_in(repo, configured)[0]
+
+
+def _resolve_in(repo: Repo, configured: str | None) -> tuple[str | None, Resolved]:
+    # (name looked up, name answered), in the order they are preferred
+    names: list[tuple[str, str]] = []
+    if configured:
+        on_remote = f"{REMOTE}/{configured}"
+        names = [(configured, configured), (on_remote, on_remote)]
+    else:
         status, out, _ = run_git(repo, "symbolic-ref", "-q", f"refs/remotes/{REMOTE}/HEAD")
         if status == 0 and out.strip():
-            name = out.strip().removeprefix("refs/remotes/")
-            if resolve_commit(repo, name):
-                return name
-        for candidate in TRUNK_CANDIDATES:
-            for name in (f"refs/heads/{candidate}", f"refs/remotes/{REMOTE}/{candidate}"):
-                if resolve_commit(repo, name):
-                    return name.removeprefix("refs/heads/").removeprefix("refs/remotes/")
-        return None
+            remote_head = out.strip().removeprefix("refs/remotes/")
+            names.append((remote_head, remote_head))
+        names += [(ref, ref.removeprefix("refs/heads/").removeprefix("refs/remotes/"))
+                  for candidate in TRUNK_CANDIDATES
+                  for ref in (f"refs/heads/{candidate}", f"refs/remotes/{REMOTE}/{candidate}")]
+    # HEAD, every name, and each answer as `branch_changes` will look it up, in one process
+    then = [name for _, answer in names for name in (answer, f"{REMOTE}/{answer}")]
+    commits = resolve_commits(repo, ["HEAD", *(ref for ref, _ in names), *then])
+    if not has_commits(repo, commits["HEAD"]):
+        return None, {"HEAD": commits["HEAD"]}
+    for ref, answer in names:
+        if commits[ref]:
+            return answer, commits
+    if configured:
+        raise GraphiqError(f"configured trunk '{configured}' is not a branch or ref here")
+    return None, commits

@@ -332,3 +332,13 @@ def test_mermaid_labels_escape_hostile_names() -> None:
         assert label and re.fullmatch(r"[\w .:/()-]*", label.group(1)), line
     assert lines[1].startswith("  n0[[") and lines[2].startswith('  n1["')  # entry in bold
     assert lines[3].strip() == "n0 -->|calls| n1"
+
+
+def test_line_costs_are_exact_so_the_packers_sums_are_order_free() -> None:
+    """pack.py prices runs from prefix sums and rejects units from a bound: both equal the
+    per-line sums only while every line's cost is exact in binary floating point."""
+    from graphiq_ci.render.tokens import CHARS_PER_TOKEN, lines_tokens
+
+    assert CHARS_PER_TOKEN & (CHARS_PER_TOKEN - 1) == 0
+    costs = lines_tokens(["x" * n for n in range(200)])
+    assert sum(costs) == sum(reversed(costs)) == sum(sorted(costs, key=lambda c: -c))

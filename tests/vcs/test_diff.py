@@ -3,7 +3,15 @@ from __future__ import annotations
 import pytest
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs import BranchDiff, ChangeOrigin, ChangeStatus, FileChange, branch_changes
+from graphiq_ci.vcs import (
+    BranchDiff,
+    ChangeOrigin,
+    ChangeStatus,
+    FileChange,
+    branch_changes,
+    find_trunk,
+    trunk_and_changes,
+)
 
 
 def summary(diff: BranchDiff) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -122,3 +130,13 @@ def test_unusual_file_names_round_trip(forked):
     forked.commit(dict.fromkeys(names, "x = 1\n"))
     diff = branch_changes(forked.path, trunk="main")
     assert set(names) <= set(diff.paths)
+
+
+def test_trunk_and_changes_answers_as_its_two_steps_do(forked):
+    forked.write({"base.py": "x = 3\n", "new.py": "n = 1\n"})  # unstaged and untracked too
+    forked("tag", "main", "main~3")  # a tag named like the trunk: `main` then means the tag
+    for base, trunk in ((None, None), ("feature~1", None), (None, "main"), ("HEAD~1", "main")):
+        expected = branch_changes(forked.path, base, find_trunk(forked.path, trunk))
+        assert trunk_and_changes(forked.path, base, trunk) == expected, (base, trunk)
+    with pytest.raises(GraphiqError, match="configured trunk 'nope'"):
+        trunk_and_changes(forked.path, None, "nope")

@@ -12,6 +12,7 @@ from graphiq_ci.vcs.repo import (
     is_shallow,
     open_repo,
     resolve_commit,
+    resolve_commits,
     work_tree,
 )
 
@@ -47,9 +48,9 @@ def test_failing_git_command_becomes_graphiq_error(new_repo):
         git_text(r, "log", "no-such-revision")
 
 
-def test_git_vars_leaking_from_a_hook_are_ignored_then_restored(new_repo, monkeypatch):
+def test_git_vars_leaking_from_a_hook_are_ignored_and_left_alone(new_repo, monkeypatch):
     target = new_repo("target")
-    target.commit({"a": "1\n"})
+    head = target.commit({"a": "1\n"})
     decoy = new_repo("decoy")
     decoy.commit({"b": "2\n"})
     decoy.commit({"b": "3\n"})
@@ -58,8 +59,7 @@ def test_git_vars_leaking_from_a_hook_are_ignored_then_restored(new_repo, monkey
     monkeypatch.setenv("GIT_WORK_TREE", str(decoy.path))
     monkeypatch.setenv("GIT_INDEX_FILE", str(decoy.path / ".git" / "index"))
     with open_repo(target.path) as repo:
-        assert "GIT_DIR" not in os.environ
-        assert head_commit(repo) == target.sha()
+        assert head_commit(repo) == head
         assert git_text(repo, "ls-files").split() == ["a"]
     assert os.environ["GIT_DIR"] == str(decoy.path / ".git")
 
@@ -90,3 +90,17 @@ def test_worktree_and_shallow_detection(new_repo, clone):
     shallow = clone(origin, "shallow", "--depth", "1")
     with open_repo(shallow.path) as opened:
         assert is_shallow(opened)
+
+
+def test_batch_resolution_answers_as_rev_parse_does(new_repo):
+    repo = new_repo()
+    first = repo.commit({"a": "1\n"})
+    repo.commit({"a": "2\n"})
+    repo("tag", "-a", "-m", "annotated", "v1", first)
+    repo("tag", "main", first)  # a tag named like the branch: rev-parse prefers the tag
+    names = ["HEAD", "main", "v1", "HEAD~1", "HEAD^{tree}", "nope", "--all", "a b", ""]
+    with open_repo(repo.path) as opened:
+        batch = resolve_commits(opened, names)
+        assert batch == {name: resolve_commit(opened, name) for name in names}
+    assert batch["main"] == batch["v1"] == first
+    assert batch["HEAD^{tree}"] is None and batch["--all"] is None

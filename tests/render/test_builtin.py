@@ -1,0 +1,68 @@
+"""The prompt and markdown templates in Python write exactly what Jinja writes for the shipped
+templates/*.md.j2, on real contexts and on hostile text (backticks, fences, mentions)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from graphiq_ci.context import Options, build_context
+from graphiq_ci.context.model import Context, Snippet
+from graphiq_ci.render import output
+from graphiq_ci.render.builtin import BUILTIN
+from graphiq_ci.render.jinja_env import jinja_template
+from tests.context.conftest import SHOP
+
+TASKS = ["refunds over the order total are rejected",
+         "receipt_markdown writes code fences for support tickets",
+         "who calls `charge` with ``ticks`` and @someone"]
+
+
+@pytest.fixture(scope="module")
+def contexts(tmp_path_factory: pytest.TempPathFactory) -> list[Context]:
+    import shutil
+
+    root = tmp_path_factory.mktemp("builtin") / "shop"
+    shutil.copytree(SHOP, root)
+    return [build_context(root, task, Options()) for task in TASKS]
+
+
+def _views(ctx: Context) -> list[dict[str, object]]:
+    snippets = [Snippet(1, "a `b`.py", 3, 9, "python", "x = '```'\n~~~\ny", True, "3-4, 9",
+                        ["f", "g*h", "_i_"] * 3),
+                Snippet(2, "c.ts", 1, 1, "", "", False, "1", [])]
+    views = []
+    for snips in ([], snippets):
+        for diagram in (False, True):
+            for limit in (None, 2, 0):
+                views.append(output._view(ctx, snips, diagram, 123, limit))
+    return views
+
+
+@pytest.mark.parametrize("fmt", sorted(BUILTIN))
+def test_python_templates_write_what_jinja_writes(contexts: list[Context], fmt: str) -> None:
+    jinja = jinja_template(fmt, None)
+    checked = 0
+    for ctx in contexts:
+        for view in _views(ctx):
+            assert BUILTIN[fmt](view) == jinja(view)
+            checked += 1
+    empty = dataclasses.replace(contexts[0], files=[], symbols=[], edges=[])
+    for view in _views(empty):
+        assert BUILTIN[fmt](view) == jinja(view)
+    assert checked == len(contexts) * 12
+
+
+def test_render_text_does_not_import_jinja_for_them(contexts: list[Context]) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from graphiq_ci.render.output import render_text; "
+            "import graphiq_ci.context.model; print('jinja2' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
+    for fmt in BUILTIN:
+        assert output.render_text(contexts[0], fmt).text
