@@ -125,6 +125,19 @@ def make_shop(path: Path) -> Repo:
     return repo
 
 
+def feature_branch(path: Path, files: dict[str, str], *edits: tuple[str, str, str]) -> Repo:
+    """`files` on main, then a feature branch (checked out) with one commit making each
+    (path, old, new) edit."""
+    repo = Repo(path)
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", files)
+    repo.git("checkout", "-q", "-b", "feature")
+    for name, old, new in edits:
+        repo.edit(name, old, new)
+    repo.commit("the change")
+    return repo
+
+
 def graphiq(*args: str, cwd: Path, env: dict[str, str] | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """The real CLI, as a subprocess."""

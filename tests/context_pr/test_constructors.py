@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .shop import Repo, graphiq
+from .shop import Repo, feature_branch, graphiq
 
 PY = {
     "transport.py": '''class Proxy:
@@ -50,13 +50,7 @@ export function makeCache(): Cache {
 
 
 def _branch(tmp_path: Path, files: dict[str, str], path: str, old: str, new: str) -> Repo:
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", files)
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit(path, old, new)
-    repo.commit("change the constructor")
-    return repo
+    return feature_branch(tmp_path / "repo", files, (path, old, new))
 
 
 def _sections(repo: Repo) -> dict[str, list[str]]:

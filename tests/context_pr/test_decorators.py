@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .shop import Repo, graphiq
+from .shop import Repo, feature_branch, graphiq
 
 PY = {
     "retrying.py": '''def retry(fn):
@@ -55,13 +55,7 @@ export class Shop {
 
 
 def _branch(tmp_path: Path, files: dict[str, str], path: str, old: str, new: str) -> Repo:
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", files)
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit(path, old, new)
-    repo.commit("change the decorator")
-    return repo
+    return feature_branch(tmp_path / "repo", files, (path, old, new))
 
 
 @pytest.mark.parametrize("files, path, old, new, decorator, decorated", [

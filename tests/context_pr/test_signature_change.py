@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .shop import Repo, graphiq
+from .shop import Repo, feature_branch, graphiq
 
 FILES = {
     "client.py": '''class Client:
@@ -37,15 +37,7 @@ def handle(request, c: Client):
 
 
 def _branch(tmp_path: Path, files: dict[str, str], *edits: tuple[str, str, str]) -> Repo:
-    """`files` on main, then a feature branch with one commit making each (path, old, new)."""
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", files)
-    repo.git("checkout", "-q", "-b", "feature")
-    for path, old, new in edits:
-        repo.edit(path, old, new)
-    repo.commit("the change")
-    return repo
+    return feature_branch(tmp_path / "repo", files, *edits)
 
 
 def test_the_callers_a_signature_change_left_untouched_are_listed_with_their_call_line(
