@@ -9,6 +9,8 @@ the file itself says what `obj` is:
     a parameter or variable      with a type annotation (`c: Client`, `Client c`, `c *Client`)
     a variable                   assigned from a constructor (`c = Client()`, `new Client()`,
                                  `Client::new()`, `Client{}`)
+    a constructor call itself    `Client().send()`, `new Client(x).send()`,
+                                 `Client::new().send()`: a capitalised name called
     self.attr / recv.attr        an attribute or field annotated or constructed in its class
 
 The queries supply the facts as `@binding` matches (`@name` or `@attribute` for the variable,
@@ -83,9 +85,12 @@ class Bindings:
         """The type name of `receiver` (as written) used inside `scope`, or ""."""
         if not receiver or len(receiver) > MAX_RECEIVER_CHARS:
             return ""
+        constructed = _constructed(receiver)
+        if constructed:
+            return constructed  # an import may bind it: a namespace is never called
         head, *rest = receiver.split(".")
         if not head.replace("$", "").replace("_", "").isalnum():
-            return ""  # a call, an index, a literal: not cheap to type
+            return ""  # another call, an index, a literal: not cheap to type
         if head in SELF_NAMES:
             owner = enclosing_type(scope)
             type_name = owner.qualified if owner else ""
@@ -104,3 +109,21 @@ class Bindings:
                 return found
             scope = scope.parent
         return self.get("", name)
+
+
+def _constructed(receiver: str) -> str:
+    """`Client` for a receiver that is one constructor call (`Client(a)`, `new Client<T>(a)`,
+    `Client::new(a)`): a capitalised name, then one balanced argument list that ends the text.
+    `Client().pool` or `client()` is not one, and yields ""."""
+    text = receiver.removeprefix("new ").strip()
+    name, paren, rest = text.partition("(")
+    name = name.removesuffix("::new").split("<", 1)[0].strip()
+    if not paren or not name[:1].isupper() or not name.replace("_", "").isalnum():
+        return ""
+    arguments = paren + rest  # from the first "(" to the end: must close exactly at the end
+    depth = 0
+    for k, ch in enumerate(arguments):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return name if k == len(arguments) - 1 else ""
+    return ""

@@ -58,6 +58,10 @@ def inherited():
     return r.send(5)
 
 
+def inline():
+    return Pool().take()
+
+
 def unknown(x):
     return x.take()
 
@@ -103,6 +107,7 @@ impl Other { pub fn send(&self) -> u8 { 4 } }
 impl Client {
     pub fn get(&self, q: &Queue) -> u8 { self.pool.take() + q.take() + self.send() }
     pub fn constructed() -> u8 { let p = Pool::new(); p.take() }
+    pub fn inline() -> u8 { Pool::new().take() }
 }
 """,
 }
@@ -114,6 +119,7 @@ class Client {
   private Pool pool;
   int get(Queue q) { return pool.take() + q.take(); }
   int constructed() { var p = new Pool(); return p.take(); }
+  int inline() { return new Pool().take(); }
 }
 """,
 }
@@ -126,6 +132,7 @@ export class Client {
   pool: Pool;
   get(q: Queue) { return this.pool.take() + q.take(); }
   constructed() { const p = new Pool(); return p.take(); }
+  inline() { return new Pool().take(); }
 }
 """,
 }
@@ -152,6 +159,7 @@ def test_python_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
         ("Client.send", "Transport.send"),     # declared `transport: Transport` outranks Retrying()
         ("Client.get", "Client.send"),         # self
         ("inherited", "Transport.send"),       # Retrying has no send: its base does
+        ("inline", "Pool.take"),               # the receiver is a constructor call itself
     } <= edges
     assert not {dst for src, dst in edges if src in ("unknown", "external")} & {
         "Pool.take", "Queue.take"}                 # untyped, or another package's Pool
@@ -172,7 +180,7 @@ def test_rust_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
     edges = calls(repo)
     assert {("Client.get", "Pool.take"), ("Client.get", "Queue.take"),
             ("Client.get", "Sender.send"),  # the trait Client implements, not Other.send
-            ("Client.constructed", "Pool.take")} <= edges
+            ("Client.constructed", "Pool.take"), ("Client.inline", "Pool.take")} <= edges
     assert ("Client.get", "Other.send") not in edges
 
 
@@ -184,7 +192,7 @@ def test_java_and_typescript_receivers(make_repo: Callable[[dict[str, str]], Pat
     run_index(repo)
     edges = calls(repo)
     assert {(f"{caller}.get", "Pool.take"), (f"{caller}.get", "Queue.take"),
-            (f"{caller}.constructed", "Pool.take")} <= edges
+            (f"{caller}.constructed", "Pool.take"), (f"{caller}.inline", "Pool.take")} <= edges
     assert (f"{caller}.constructed", "Queue.take") not in edges
 
 
