@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs.merge_base import REMOTE, fork_point, resolve_base
-from graphiq_ci.vcs.repo import Repo, git_text, is_shallow, open_repo, resolve_commits
+from graphiq_ci.vcs.merge_base import fork_point, resolve_base
+from graphiq_ci.vcs.repo import REMOTE, Repo, git_text, is_shallow, open_repo, resolve_commits
 from graphiq_ci.vcs.trunk import Resolved, trunk_in
 
 

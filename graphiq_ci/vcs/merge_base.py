@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from graphiq_ci.vcs.repo import Repo, has_remote, is_shallow, resolve_commit, run_git
+from graphiq_ci.vcs.repo import REMOTE, Repo, has_remote, is_shallow, resolve_commit, run_git
 
-REMOTE = "origin"
 #: `git fetch --deepen` steps tried in turn before giving up on a merge base.
 DEEPEN_STEPS = (50, 200, 1000)
 #: How much of a missing base branch to fetch at first.

@@ -57,6 +57,8 @@ _STABLE_CONFIG = (
 
 #: Seconds a fetch may take before we give up on it and degrade instead.
 NETWORK_TIMEOUT = 120.0
+#: the remote a trunk or base is looked for on, and fetched from into a shallow clone
+REMOTE = "origin"
 
 
 class Repo(NamedTuple):

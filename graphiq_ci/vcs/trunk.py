@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 
 from graphiq_ci.errors import GraphiqError
-from graphiq_ci.vcs.repo import Repo, has_commits, open_repo, resolve_commits, run_git
+from graphiq_ci.vcs.repo import REMOTE, Repo, has_commits, open_repo, resolve_commits, run_git
 
 #: Conventional trunk names, most common first.
 TRUNK_CANDIDATES = ("main", "master", "trunk", "develop")
-REMOTE = "origin"
 
 
 #: (root, configured) -> (the refs' fingerprint, the answer): a long-lived caller (the MCP
