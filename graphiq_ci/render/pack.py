@@ -60,10 +60,10 @@ SIGNATURE_LINES = 4
 
 @dataclass
 class _File:
-    lines: list[str]
-    tokens: list[float]  # per line, its newline included
-    nonblank: frozenset[int]  # line numbers of the lines that are not blank
-    facts: _Facts
+    facts: _Facts  # the source's lines and their costs, shared by every pack of one render
+    lines: list[str] = field(init=False)
+    tokens: list[float] = field(init=False)  # per line, its newline included
+    nonblank: frozenset[int] = field(init=False)  # line numbers of the lines that are not blank
     chosen: set[int] = field(default_factory=set)
     best: float = 0.0
     names: list[str] = field(default_factory=list)
@@ -71,6 +71,10 @@ class _File:
 
     n_runs: int = 0  # runs of consecutive lines in `chosen`, kept as lines are added
     chosen_cost: float = 0.0  # cost(chosen), kept as lines are added
+
+    def __post_init__(self) -> None:  # plain attributes: the packer reads them per line
+        self.lines, self.tokens, self.nonblank = (self.facts.lines, self.facts.tokens,
+                                                  self.facts.nonblank)
 
     def cost(self, new: Iterable[int]) -> float:
         return sum(map(self.facts.by_line.__getitem__, new))
@@ -112,9 +116,7 @@ class _Packer:
 
     def file(self, path: str) -> _File:
         if path not in self.files:
-            lines = self.cc.sources.get(path, [])
-            facts = _line_facts(lines)
-            self.files[path] = _File(lines, facts.tokens, facts.nonblank, facts)
+            self.files[path] = _File(_line_facts(self.cc.sources.get(path, [])))
         return self.files[path]
 
     def lines_of(self, u: CodeUnit) -> frozenset[int]:
