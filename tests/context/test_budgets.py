@@ -48,8 +48,8 @@ def _check(located: list[tuple[str, int]], max_nodes: int, about_tests: bool,
     """`located`: (file, line) of every symbol an output shows; `lead`: the leading units'."""
     per_file, tests = _limits(max_nodes, about_tests)
     assert len(located) <= max_nodes
-    led = Counter(f for f, _ in located if (f, _) in lead)
-    reached = Counter(f for f, _ in located if (f, _) not in lead)
+    led = Counter(f for f, line in located if (f, line) in lead)
+    reached = Counter(f for f, line in located if (f, line) not in lead)
     for f, n in reached.items():
         assert n <= max(0, per_file - led[f]), (f, led, reached)
     assert sum(1 for f, _ in located if is_test_path(f)) <= tests, located
