@@ -19,6 +19,13 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
     @declaration        on a definition node too: it only declares the name (a C prototype),
                         the body is elsewhere (index/pairs.py finds it)
 
+One predicate of ours, `(#has-parent? @x kind kind.field …)`: @x's parent is one of these kinds
+(and @x sits in that field of it: nvim-treesitter's predicate of that name, plus fields). It
+stands for a pattern per parent: tree-sitter analyses every nested node of a pattern on its own
+when it compiles the query, so a type-name chain repeated under twenty parents cost twenty
+analyses (C++: half a second a process, #14). It suits patterns whose other matches are rare:
+each match costs Python a few microseconds, kept or not.
+
 Queries run in C; Python only walks the captures once, so a 10k-line file costs milliseconds.
 """
 
@@ -70,10 +77,39 @@ def query_text(spec: LanguageSpec) -> str:
     return "\n".join(folder.joinpath(name).read_text() for name in files)
 
 
+#: (kinds any child of counts, (kind, field) pairs): where a `#has-parent?` capture may sit
+_Parents = tuple[frozenset[str], frozenset[tuple[str, str]]]
+_HAS_PARENT = re.compile(r"\(#has-parent\?\s+@([\w.]+)((?:\s+[\w.]+)+)\s*\)")
+
+
 @cache
-def _query(spec: LanguageSpec) -> ts.Query:
-    grammar, text = spec.grammar or "", query_text(spec)
-    return ts.Query(get_language(grammar), text)  # type: ignore[arg-type,no-any-return]
+def _query(spec: LanguageSpec) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+    """The compiled query, and each `#has-parent?` pattern's capture and parents.
+
+    tree-sitter passes a predicate it does not know through, and extract() checks it while it
+    reads the matches: a callback per match from tree-sitter would cost more (a dict of every
+    capture built for it)."""
+    grammar, text = spec.grammar or "", query_text(spec).encode()
+    query = ts.Query(get_language(grammar), text.decode())  # type: ignore[arg-type]
+    parented: dict[int, tuple[str, _Parents]] = {}
+    for i in range(query.pattern_count):
+        source = text[query.start_byte_for_pattern(i):query.end_byte_for_pattern(i)].decode()
+        found = _HAS_PARENT.search(source)
+        if found:
+            args = found[2].split()
+            fields = frozenset((k, f) for k, _, f in (a.partition(".") for a in args) if f)
+            parented[i] = (found[1], (frozenset(a for a in args if "." not in a), fields))
+    return query, parented
+
+
+def _has_parent(node: ts.Node, parents: _Parents) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    kinds, fields = parents
+    return parent.type in kinds or any(
+        kind == parent.type and node in parent.children_by_field_name(field)
+        for kind, field in fields)
 
 
 @dataclass
@@ -187,7 +223,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     """Symbols, references and deep tokens of one file (tree-sitter recovers from syntax errors)."""
     assert spec.grammar and spec.query
     tree = _parser(spec.grammar).parse(data)
-    matches = ts.QueryCursor(_query(spec)).matches(tree.root_node)
+    query, parented = _query(spec)
+    matches = ts.QueryCursor(query).matches(tree.root_node)
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
@@ -195,7 +232,10 @@ def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
-    for _, caps in matches:
+    for pattern, caps in matches:
+        rule = parented.get(pattern)
+        if rule is not None and not _has_parent(caps[rule[0]][0], rule[1]):
+            continue
         for key, nodes in caps.items():
             node = nodes[0]
             if key.startswith("definition."):

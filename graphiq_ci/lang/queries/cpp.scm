@@ -70,29 +70,15 @@
 ; `struct s {…};` (and unions, enums) at file level or inside #if blocks (header guards). A
 ; `typedef struct {…} s_t;` is defined by the whole typedef, named by the typedef name, so its
 ; doc comment attaches and a tagged typedef is one symbol, not two.
-([(translation_unit [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (preproc_ifdef [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                  (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                  (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (preproc_if [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-               (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-               (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (preproc_else [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (declaration_list [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                     (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                     (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (template_declaration [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                         (union_specifier name: (type_identifier) @name body: (_)) @definition.struct])
-  (field_declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                            (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                            (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])
-  (declaration type: [(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                      (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-                      (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum])])
+; The parents are a predicate (extract.py) rather than one pattern each: see #has-parent?.
+([(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+  (union_specifier name: (type_identifier) @name body: (_)) @definition.struct]
+ (#has-parent? @definition.struct translation_unit preproc_ifdef preproc_if preproc_else
+   declaration_list template_declaration field_declaration.type declaration.type))
+
+((enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+ (#has-parent? @definition.enum translation_unit preproc_ifdef preproc_if preproc_else
+   declaration_list field_declaration.type declaration.type))
 
 (field_declaration_list
   (field_declaration
@@ -102,33 +88,15 @@
                  (array_declarator declarator: (field_identifier) @name)]) @definition.field)
 
 ; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
-([(translation_unit
-    (declaration
-      declarator: [(identifier) @name
-                   (pointer_declarator declarator: (identifier) @name)
-                   (array_declarator declarator: (identifier) @name)
-                   (init_declarator
-                     declarator: [(identifier) @name
-                                  (pointer_declarator declarator: (identifier) @name)
-                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
-  (declaration_list
-    (declaration
-      declarator: [(identifier) @name
-                   (pointer_declarator declarator: (identifier) @name)
-                   (array_declarator declarator: (identifier) @name)
-                   (init_declarator
-                     declarator: [(identifier) @name
-                                  (pointer_declarator declarator: (identifier) @name)
-                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
-  (preproc_ifdef
-    (declaration
-      declarator: [(identifier) @name
-                   (pointer_declarator declarator: (identifier) @name)
-                   (array_declarator declarator: (identifier) @name)
-                   (init_declarator
-                     declarator: [(identifier) @name
-                                  (pointer_declarator declarator: (identifier) @name)
-                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
+((declaration
+   declarator: [(identifier) @name
+                (pointer_declarator declarator: (identifier) @name)
+                (array_declarator declarator: (identifier) @name)
+                (init_declarator
+                  declarator: [(identifier) @name
+                               (pointer_declarator declarator: (identifier) @name)
+                               (array_declarator declarator: (identifier) @name)])]) @definition.variable
+ (#has-parent? @definition.variable translation_unit declaration_list preproc_ifdef))
 
 (call_expression
   function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
@@ -155,63 +123,20 @@
 ; Type references where a type is used: plain, `ns::T`, `T<…>` (template arguments are type
 ; descriptors, so they are covered). type_identifier also names declarations, hence the parents.
 ; Single letters (template parameters) and the std basics are skipped.
-([(parameter_declaration type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (optional_parameter_declaration type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (declaration type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (field_declaration type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (function_definition type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (type_definition type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (type_descriptor type: [(type_identifier) @name @reference.type
-                  (template_type name: (type_identifier) @name @reference.type)
-                  (qualified_identifier
-                    name: [(type_identifier) @name @reference.type
-                           (template_type name: (type_identifier) @name @reference.type)
-                           (qualified_identifier
-                             name: [(type_identifier) @name @reference.type
-                                    (template_type name: (type_identifier) @name @reference.type)])])])
-  (struct_specifier !body name: (type_identifier) @name @reference.type)
+([(type_identifier) @name @reference.type
+  (template_type name: (type_identifier) @name @reference.type)
+  (qualified_identifier
+    name: [(type_identifier) @name @reference.type
+           (template_type name: (type_identifier) @name @reference.type)
+           (qualified_identifier
+             name: [(type_identifier) @name @reference.type
+                    (template_type name: (type_identifier) @name @reference.type)])])] @_type
+ (#not-match? @name "^([A-Z]|size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE|string|string_view|vector|map|unordered_map|set|unordered_set|optional|pair|tuple|shared_ptr|unique_ptr|weak_ptr|function|array|span)$")
+ (#has-parent? @_type parameter_declaration.type optional_parameter_declaration.type
+   declaration.type field_declaration.type function_definition.type type_definition.type
+   type_descriptor.type))
+
+([(struct_specifier !body name: (type_identifier) @name @reference.type)
   (union_specifier !body name: (type_identifier) @name @reference.type)
   (enum_specifier !body name: (type_identifier) @name @reference.type)]
  (#not-match? @name "^([A-Z]|size_t|ssize_t|bool|u?int(8|16|32|64)_t|uintptr_t|intptr_t|FILE|string|string_view|vector|map|unordered_map|set|unordered_set|optional|pair|tuple|shared_ptr|unique_ptr|weak_ptr|function|array|span)$"))
