@@ -51,83 +51,44 @@
 
 ; Type references: a type name (plain, `a::T` or `T<…>`) where a type is used; parents are listed so
 ; declared names and impl/trait headers are not counted again. Single letters (type parameters) and
-; the std wrappers every signature uses are skipped.
-([(parameter type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (function_item return_type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (function_signature_item return_type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (field_declaration type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (ordered_field_declaration_list type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (type_arguments [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (type_binding type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (reference_type type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (pointer_type type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (array_type element: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (tuple_type [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (dynamic_type trait: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (abstract_type trait: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (type_parameter bounds: (trait_bounds [(type_identifier) @name @reference.type
+; the std wrappers every signature uses are skipped. A path or generic type checks its parent in
+; extract.py (#has-parent?): under each parent it cost 40 ms of the query's compile.
+([(parameter type: (type_identifier) @name @reference.type)
+  (function_item return_type: (type_identifier) @name @reference.type)
+  (function_signature_item return_type: (type_identifier) @name @reference.type)
+  (field_declaration type: (type_identifier) @name @reference.type)
+  (ordered_field_declaration_list type: (type_identifier) @name @reference.type)
+  (type_arguments (type_identifier) @name @reference.type)
+  (type_binding type: (type_identifier) @name @reference.type)
+  (reference_type type: (type_identifier) @name @reference.type)
+  (pointer_type type: (type_identifier) @name @reference.type)
+  (array_type element: (type_identifier) @name @reference.type)
+  (tuple_type (type_identifier) @name @reference.type)
+  (abstract_type trait: (type_identifier) @name @reference.type)
+  (dynamic_type trait: (type_identifier) @name @reference.type)
+  (let_declaration type: (type_identifier) @name @reference.type)
+  (const_item type: (type_identifier) @name @reference.type)
+  (static_item type: (type_identifier) @name @reference.type)
+  (type_item type: (type_identifier) @name @reference.type)]
+ (#not-match? @name "^([A-Z]|Self|Option|Vec|String|Box)$"))
+
+([(scoped_type_identifier name: (type_identifier) @name @reference.type)
+  (generic_type type: [(type_identifier) @name @reference.type
+                       (scoped_type_identifier name: (type_identifier) @name @reference.type)])] @_type
+ (#not-match? @name "^([A-Z]|Self|Option|Vec|String|Box)$")
+ (#has-parent? @_type parameter.type function_item.return_type function_signature_item.return_type
+   field_declaration.type ordered_field_declaration_list.type type_arguments type_binding.type
+   reference_type.type pointer_type.type array_type.element tuple_type abstract_type.trait
+   dynamic_type.trait let_declaration.type const_item.type static_item.type type_item.type))
+
+([(type_parameter bounds: (trait_bounds [(type_identifier) @name @reference.type
                     (scoped_type_identifier name: (type_identifier) @name @reference.type)
                     (generic_type type: [(type_identifier) @name @reference.type
                                          (scoped_type_identifier name: (type_identifier) @name @reference.type)])]))
   (where_predicate bounds: (trait_bounds [(type_identifier) @name @reference.type
                     (scoped_type_identifier name: (type_identifier) @name @reference.type)
                     (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])]))
-  (let_declaration type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (const_item type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (static_item type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])
-  (type_item type: [(type_identifier) @name @reference.type
-                    (scoped_type_identifier name: (type_identifier) @name @reference.type)
-                    (generic_type type: [(type_identifier) @name @reference.type
-                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])])]
+                                         (scoped_type_identifier name: (type_identifier) @name @reference.type)])]))]
  (#not-match? @name "^([A-Z]|Self|Option|Vec|String|Box)$"))
 
 ; `use` paths as written. `use a::b::C;` → name `a::b::C`, alias C; `use a::{B, c::D as E}` → one
