@@ -25,6 +25,21 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST.search(path))
 
 
+#: what a test file's name adds to its subject's: `test_parse.py`, `parse_test.go`,
+#: `ParseTest.java`, `parse.test.ts`, `parse.spec.js`, `parse_spec.rb`
+_TEST_AFFIX = re.compile(r"^(?:tests?_)|(?:_tests?|_spec|\.test|\.spec|Tests?|Spec)$")
+
+
+def subject_of_test(path: str) -> str:
+    """What a test file is named after, lower-case, without underscores: `test_parse_url.py`
+    and `ParseUrlTest.java` → `parseurl`; `res.send.js` → `res.send` (JavaScript suites name a
+    file after the object and method they test)."""
+    name, previous = posixpath.splitext(posixpath.basename(path))[0], ""
+    while name != previous:
+        name, previous = _TEST_AFFIX.sub("", name), name
+    return name.lower().replace("_", "")
+
+
 _DOCS = re.compile(r"(^|/)(docs?|docs_src|documentation|examples?|samples?|demos?|tutorials?)/")
 
 

@@ -27,9 +27,11 @@ def affected_text(found: Affected) -> str:
 def _why(f: AffectedFile) -> str:
     if f.changed:
         return "changed on this branch"
-    if f.cases or f.cochanged is None:
-        return "reaches it"
+    if f.named_after and not f.cases:
+        return f"no call links it, but it is named after `{f.named_after}`, which changed"
     c = f.cochanged
+    if f.cases or c is None:
+        return "reaches it"
     return (f"no call links it, but it changed with `{c.partner}` in {c.together} of "
             f"{c.partner_commits} commits")
 
@@ -39,7 +41,7 @@ def affected_json(found: Affected) -> str:
         "compared_with": found.compared_with,
         "changed": [{"qualified": p.qualified, "file": p.file, "line": p.line}
                     for p in found.changed],
-        "files": [{"path": f.path, "changed": f.changed,
+        "files": [{"path": f.path, "changed": f.changed, "named_after": f.named_after or None,
                    "cochanged": asdict(f.cochanged) if f.cochanged else None, "cases": [
             {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
              "via": list(t.via)} for t in f.cases]} for f in found.files],

@@ -185,6 +185,7 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
 def affected(ws: Workspace, base: str | None) -> Answer:
     found = affected_tests(ws, base or None)  # outside git it says so itself
     files = [S.AffectedFile(path=f.path, changed=f.changed,
+                            named_after=f.named_after or None,
                             cochanged_with=f.cochanged.partner if f.cochanged else None, cases=[
         S.ReachingCase(id=t.case_id, qualified=t.place.qualified, line=t.place.line,
                        via=list(t.via)) for t in f.cases]) for f in found.files]

@@ -81,6 +81,9 @@ class ReachingCase(BaseModel):
 class AffectedFile(BaseModel):
     path: str
     changed: bool = Field(description="the branch changed this test file itself")
+    named_after: str | None = Field(
+        None, description="no call links it, but its name follows this changed file or "
+        "definition (test_parse.py, res.send.js)")
     cochanged_with: str | None = Field(
         None, description="no call links it, but it changes with this file the branch changed")
     cases: list[ReachingCase]

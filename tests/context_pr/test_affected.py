@@ -192,3 +192,64 @@ def test_a_test_no_call_reaches_is_found_from_history_and_marked_as_such(tmp_pat
     assert ("- `tests/test_invoice_cli.py` (no call links it, but it changed with `invoice.py` "
             "in 4 of 5 commits)") in text, text  # the branch's own commit counts too
     assert affected(repo, "--format", "pytest").stdout == "tests/test_invoice_cli.py\n"
+
+
+RESPONSE_JS = '''var res = module.exports = {};
+
+res.send = function send(body) {
+  this.end(String(body));
+  return this;
+};
+
+res.json = function json(obj) {
+  return this.send(JSON.stringify(obj));
+};
+'''
+HTTP_TEST = '''var request = require('supertest');
+var app = require('./support/app');
+
+describe('res.{name}()', function () {{
+  it('answers', function (done) {{
+    request(app).get('/').expect(200, done);
+  }});
+}});
+'''
+PARSE_CLI_TEST = '''import subprocess
+
+
+def test_parse_from_the_command_line():
+    out = subprocess.run(["python", "-m", "parse", "1,2"], capture_output=True, text=True)
+    assert out.stdout == "[1, 2]\\n"
+'''
+
+
+def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_path: Path) -> None:
+    """Suites that drive the code over HTTP or in a subprocess have no call edge to it, but
+    their file is named after what they test: `test/res.send.js` for `res.send`,
+    `tests/test_parse.py` for `parse.py`. A suite named after what did not change stays out."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {
+        "lib/response.js": RESPONSE_JS,
+        "test/res.send.js": HTTP_TEST.format(name="send"),
+        "test/res.json.js": HTTP_TEST.format(name="json"),
+        "parse.py": "def parse(text):\n    return [int(x) for x in text.split(',')]\n",
+        "tests/test_parse.py": PARSE_CLI_TEST,
+        "tests/test_format.py": PARSE_CLI_TEST.replace("parse_from", "format_from"),
+    })
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("lib/response.js", "String(body)", "Buffer.from(String(body))")
+    repo.edit("parse.py", "int(x)", "int(x.strip())")
+    repo.commit("send bytes, parse padded numbers")
+
+    out = affected(repo, "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    files = {f["path"]: f for f in json.loads(out.stdout)["files"]}
+    assert set(files) == {"test/res.send.js", "tests/test_parse.py"}
+    assert files["test/res.send.js"]["named_after"] == "send"  # `res.send = function send`
+    assert files["tests/test_parse.py"]["named_after"] == "parse.py"
+    assert all(f["cases"] == [] for f in files.values())
+    text = affected(repo).stdout
+    assert ("- `test/res.send.js` (no call links it, but it is named after `send`, which "
+            "changed)") in text, text
