@@ -16,12 +16,17 @@ from typing import Any
 from graphiq_ci.context.api import branch_of
 from graphiq_ci.context.git_signals import CoChanged, cochange_evidence
 from graphiq_ci.context.pr_mode import branch_change
-from graphiq_ci.context.relations import Place, ReachingTest, place, reaching_tests
+from graphiq_ci.context.relations import (
+    Place,
+    ReachingTest,
+    named_after,
+    place,
+    reaching_tests,
+)
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
-from graphiq_ci.paths import is_test_path, repo_relative, subject_of_test
-from graphiq_ci.search import GraphIndex
+from graphiq_ci.paths import is_test_path, repo_relative
 from graphiq_ci.vcs import changed_hunks
 
 #: test files added from co-change history alone
@@ -80,30 +85,6 @@ def affected(ws: Workspace, base: str | None = None,
     for c in cochange_evidence(ws.store, source, MAX_COCHANGED_TESTS, is_test_path):
         files.setdefault(c.path, AffectedFile(c.path)).cochanged = c
     return Affected(compared_with, [place(g, i) for i in changed], list(files.values()), notes)
-
-
-#: a changed definition's name shorter than this names no test file (`get`, `run`, `add`)
-MIN_SUBJECT = 4
-
-
-def named_after(g: GraphIndex, changed: list[int], paths: list[str]) -> dict[str, str]:
-    """Test files whose name follows a changed source file (`test_parse.py`, `parse_test.go`,
-    `ParseTest.java` for `parse.*`) or a changed definition (`res.send.js`, `test_send.py` for
-    `send`), each with what it follows: suites that drive the code over HTTP or through a
-    CLI runner have no call edge to it (`bench_pr_review.py` on dev: recall of the test
-    files a PR changed 0.35 → 0.50, express's 0.19 → 0.60; dev2 0.71 either way)."""
-    files = {subject_of_test(p): p for p in paths if not is_test_path(p)}
-    names = {g.names[i].lower().replace("_", ""): g.qualified[i] for i in changed
-             if g.kinds[i] != "file" and not g.is_test(i) and len(g.names[i]) >= MIN_SUBJECT}
-    found: dict[str, str] = {}
-    for k, path in enumerate(g.paths):
-        if not g.path_is_test[k]:
-            continue
-        subject = subject_of_test(path)
-        follows = files.get(subject) or names.get(subject.rsplit(".", 1)[-1])
-        if follows:
-            found[path] = follows
-    return found
 
 
 def _branch_change(ws: Workspace, base: str | None

@@ -111,6 +111,8 @@ class Context:
     #: PR mode: named groups of symbol ids ("changed", "impact", "tests") and co-changed files
     sections: dict[str, list[int]] = field(default_factory=dict)
     cochanged: list[ContextFile] = field(default_factory=list)
+    #: PR mode: test files named after a changed file or definition (`test_parse.py`)
+    named_tests: list[ContextFile] = field(default_factory=list)
     #: PR mode: for a test reaching the change through calls, the chain (test first)
     test_chains: dict[int, list[str]] = field(default_factory=dict)
     #: PR mode: every file the branch changed, code or not, with its line counts

@@ -13,7 +13,7 @@ from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
 from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
-from graphiq_ci.context.relations import incoming, reaching_tests
+from graphiq_ci.context.relations import incoming, named_after, reaching_tests
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
@@ -22,6 +22,8 @@ from graphiq_ci.store import Store
 from graphiq_ci.vcs import BranchDiff, Hunk, changed_hunks, changed_symbols
 
 SECTION_SHARE = {"changed": 0.4, "impact": 0.25, "tests": 0.15}
+#: test files listed only because their name follows what changed
+MAX_NAMED_TESTS = 10
 _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
                     if k in (EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.EXTENDS,
                              EdgeKind.IMPLEMENTS))
@@ -126,6 +128,11 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.cochanged = [ContextFile(c.path, c.lift, [
         f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
         f"({c.lift:.1f}x its usual rate)"]) for c in cochange_evidence(store, changed_files)]
+    # test files no listed test is in, named after what changed: the suites no call reaches
+    listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
+    ctx.named_tests = [ContextFile(path, 1.0, [f"named after {subject}, which changed"])
+                       for path, subject in named_after(g, changed, diff.paths).items()
+                       if path not in listed][:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
                                                   (by_role["caller"], 20.0),

@@ -107,6 +107,7 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
         "in_section": {name: [by_id[i] for i in ctx.sections.get(name, []) if i in by_id]
                        for name in ("changed", "impact", "tests")},
         "cochanged": ctx.cochanged[:limit],
+        "named_tests": ctx.named_tests[:limit],
         # every changed path is what a reviewer checks the rest against: kept longer
         "changed_files": ctx.changed_files[
             : None if limit is None else max(limit, CHANGED_FILES_KEPT)],
@@ -219,6 +220,7 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "snippets": [asdict(s) for s in rendered.snippets],
         "sections": ctx.sections,
         "cochanged": [asdict(f) for f in ctx.cochanged],
+        "named_tests": [asdict(f) for f in ctx.named_tests],
         "changed_files": [asdict(f) for f in ctx.changed_files],
         "changes": [asdict(c) | {"not_updated": [asdict(s) for s in c.not_updated]}
                     for c in ctx.changes],

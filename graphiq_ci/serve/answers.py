@@ -178,6 +178,8 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
     return Answer(rendered.text, S.ImpactAnswer(
         compared_with=S.Comparison(ref=ref.get("ref"), commit=ref.get("commit")),
         changed=section("changed"), callers=section("impact"), tests=section("tests"),
+        named_tests=[S.RankedFile(path=f.path, score=f.score, why=f.reasons)
+                     for f in ctx.named_tests],
         cochanged=[S.RankedFile(path=f.path, score=round(f.score, 3), why=f.reasons)
                    for f in ctx.cochanged], tokens=rendered.tokens, notes=ctx.notes))
 

@@ -66,6 +66,9 @@ class ImpactAnswer(BaseModel):
     changed: list[Location]
     callers: list[Location]
     tests: list[Location]
+    named_tests: list[RankedFile] = Field(
+        description="test files no call links to the change, named after a changed file or "
+        "definition")
     cochanged: list[RankedFile]
     tokens: int
     notes: list[str]

@@ -226,7 +226,8 @@ def test_parse_from_the_command_line():
 def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_path: Path) -> None:
     """Suites that drive the code over HTTP or in a subprocess have no call edge to it, but
     their file is named after what they test: `test/res.send.js` for `res.send`,
-    `tests/test_parse.py` for `parse.py`. A suite named after what did not change stays out."""
+    `tests/test_parse.py` for `parse.py`. A suite named after what did not change stays out.
+    `affected` and the PR comment list the same files."""
     repo = Repo(tmp_path / "repo")
     repo.git("init", "-q", "-b", "main")
     repo.commit("start", {
@@ -253,3 +254,12 @@ def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_pa
     text = affected(repo).stdout
     assert ("- `test/res.send.js` (no call links it, but it is named after `send`, which "
             "changed)") in text, text
+    comment = graphiq("context", "--base", "main", cwd=repo.path)
+    assert comment.returncode == 0, comment.stderr
+    tests = comment.stdout.split("Tests that reach the changed code")[1].split("</details>")[0]
+    assert "- `test/res.send.js`: no call links it, but it is named after send, which " \
+           "changed" in tests, tests
+    assert "tests/test_parse.py" in tests and "res.json" not in tests
+    data = json.loads(graphiq("context", "--base", "main", "--format", "json",
+                              cwd=repo.path).stdout)
+    assert {f["path"] for f in data["named_tests"]} == {"test/res.send.js", "tests/test_parse.py"}
