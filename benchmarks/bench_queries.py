@@ -10,13 +10,19 @@ process, so another job on the machine slows it less than wall time would).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language
 
 from graphiq_ci.lang.extract import query_text
 from graphiq_ci.lang.registry import LANGUAGES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
 
 
 def compile_ms(grammar: str, text: str, runs: int) -> tuple[float, int]:
@@ -37,6 +43,8 @@ def main() -> None:
     ap.add_argument("languages", nargs="*", help="default: every language with a query")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
+    print(f"Query compile: graphiq-ci {git_describe()}; fastest of {args.runs}; "
+          f"{C.hardware_note()}.\n")
     print("| language | patterns | compile ms |")
     print("|---|---|---|")
     for spec in LANGUAGES:
