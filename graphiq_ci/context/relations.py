@@ -9,13 +9,13 @@ All read the in-memory graph; only call-site lines come from the `refs` table.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphiq_ci.lang.registry import detect_language, plugin_for
 from graphiq_ci.model import CALLABLE_KINDS, TYPE_KINDS, EdgeKind
-from graphiq_ci.paths import is_test_path, subject_of_test
+from graphiq_ci.paths import is_docs_path, is_test_path, subject_of_test
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS, Edge
 from graphiq_ci.store import Store
@@ -208,26 +208,56 @@ def reaching_tests(g: GraphIndex, changed: list[int], hops: int = TEST_HOPS) -> 
 
 #: a changed definition's name shorter than this names no test file (`get`, `run`, `add`)
 MIN_SUBJECT = 4
+#: more test files than this equally near one subject: the name is too common to tell
+MAX_NAMED = 3
+#: folders that say where code lives, not what it is about
+_LAYOUT = frozenset({"src", "lib", "source", "main", "java", "kotlin", "scala", "test", "tests",
+                     "spec", "specs", "testing", ""})
 
 
 def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict[str, str]:
     """Test files whose name follows a changed source file (`test_parse.py`, `parse_test.go`,
     `ParseTest.java` for `parse.*`) or a changed definition (`res.send.js`, `test_send.py` for
     `send`), each with what it follows: suites that drive the code over HTTP or through a
-    CLI runner have no call edge to it (`bench_pr_review.py` on dev: recall of the test
-    files a PR changed 0.35 → 0.50, express's 0.19 → 0.60; dev2 0.71 either way)."""
-    files = {subject_of_test(p): p for p in paths if not is_test_path(p)}
-    names = {g.names[i].lower().replace("_", ""): g.qualified[i] for i in changed
-             if g.kinds[i] != "file" and not g.is_test(i) and len(g.names[i]) >= MIN_SUBJECT}
-    found: dict[str, str] = {}
+    CLI runner have no call edge to it.
+
+    Where several test files carry the name (`test_tutorial001.py` in forty folders), those
+    whose folders share the most words with the source's are kept, and none when more than
+    MAX_NAMED remain. A test inside the documentation (`docs_src/testing/app01/test_main.py`)
+    is an example, not the project's suite."""
+    files: dict[str, list[tuple[str, str]]] = defaultdict(list)  # subject → (what, its path)
+    names: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for p in paths:
+        if not is_test_path(p):
+            files[subject_of_test(p)].append((p, p))
+    for i in changed:
+        if g.kinds[i] != "file" and not g.is_test(i) and len(g.names[i]) >= MIN_SUBJECT:
+            names[g.names[i].lower().replace("_", "")].append((g.qualified[i], g.path(i)))
+    candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
     for k, path in enumerate(g.paths):
-        if not g.path_is_test[k]:
-            continue
-        subject = subject_of_test(path)
-        follows = files.get(subject) or names.get(subject.rsplit(".", 1)[-1])
-        if follows:
-            found[path] = follows
+        if g.path_is_test[k] and not is_docs_path(path):
+            subject = subject_of_test(path)  # a file by its whole name, a definition by its
+            # last part too (`res.send.js`; `app.response.js` is not lib/response.js's)
+            for follows in files.get(subject) or names.get(subject.rsplit(".", 1)[-1], []):
+                candidates[follows].append(path)
+    found: dict[str, str] = {}
+    for (what, source), tests in candidates.items():
+        near = _nearest(tests, source)
+        if len(near) <= MAX_NAMED:
+            for path in near:
+                found.setdefault(path, what)
     return found
+
+
+def _nearest(tests: list[str], source: str) -> list[str]:
+    """The test files whose folders share the most words with `source`'s folders."""
+    def words(path: str) -> set[str]:
+        return {subject_of_test(d) for d in path.split("/")[:-1]} - _LAYOUT
+
+    wanted = words(source)
+    overlap = {t: len(words(t) & wanted) for t in tests}
+    best = max(overlap.values())
+    return [t for t in tests if overlap[t] == best]
 
 
 def is_test_case(g: GraphIndex, i: int) -> bool:

@@ -263,3 +263,28 @@ def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_pa
     data = json.loads(graphiq("context", "--base", "main", "--format", "json",
                               cwd=repo.path).stdout)
     assert {f["path"] for f in data["named_tests"]} == {"test/res.send.js", "tests/test_parse.py"}
+
+
+def test_a_name_many_test_files_share_picks_the_nearest_folder_or_none(tmp_path: Path) -> None:
+    """`test_tutorial001.py` sits in one folder per chapter: the one whose folders match the
+    changed example's is meant. `test_helpers.py` in four unrelated folders says nothing."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    chapters = ("arguments", "options", "commands")
+    files = {f"docs_src/{c}/tutorial001.py": f"def main():\n    return '{c}'\n" for c in chapters}
+    files |= {f"tests/test_tutorial/test_{c}/test_tutorial001.py":
+              "def test_runs():\n    assert True\n" for c in chapters}
+    files["app/helpers.py"] = "def helper():\n    return 1\n"
+    files |= {f"tests/{area}/test_helpers.py": "def test_helper():\n    assert True\n"
+              for area in ("billing", "shipping", "search", "auth")}
+    repo.commit("start", files)
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.edit("docs_src/options/tutorial001.py", "'options'", "'options!'")
+    repo.edit("app/helpers.py", "1", "2")
+    repo.commit("louder options, helper 2")
+
+    out = affected(repo, "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    assert [f["path"] for f in json.loads(out.stdout)["files"]] == [
+        "tests/test_tutorial/test_options/test_tutorial001.py"]
