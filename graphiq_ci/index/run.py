@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ POOL_THRESHOLD = 24
 
 Progress = Callable[[int, int], None]
 SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
+_Reused = tuple[int, str]  # an old symbol's id and arity
 
 
 @dataclass
@@ -128,23 +130,26 @@ class _Writer:
         self.fts_files: list[tuple[int, str, str]] = []
         self.fts_symbols: list[tuple[int, str, str, str, str, str, str, str, str]] = []
 
-    def _forget(self, file_id: int, keep: set[SymbolKey] | None = None) -> dict[SymbolKey, int]:
-        """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse.
+    def _forget(self, file_id: int,
+                keep: Counter[SymbolKey] | None = None) -> dict[SymbolKey, list[_Reused]]:
+        """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse,
+        as many per key as the new parse has (overloads share a key), in file order.
 
         A reused id keeps every edge and resolved reference other files hold to it, so only
         the names that appeared or disappeared need re-resolving across the repository.
         """
         conn = self.store.conn
-        old = conn.execute("SELECT id, name, qualified, kind FROM symbols WHERE file_id = ?",
-                           (file_id,)).fetchall()
-        reuse: dict[SymbolKey, int] = {}
-        for sid, name, qualified, kind in old:
+        old = conn.execute("SELECT id, name, qualified, kind, arity FROM symbols "
+                           "WHERE file_id = ? ORDER BY id", (file_id,)).fetchall()
+        reuse: dict[SymbolKey, list[_Reused]] = {}
+        for sid, name, qualified, kind, arity in old:
             key = (qualified, kind)
-            if keep is not None and key in keep and key not in reuse:
-                reuse[key] = sid
+            slots = reuse.setdefault(key, [])
+            if keep is not None and len(slots) < keep[key]:
+                slots.append((sid, arity))
             else:
                 self.names.add(name)
-        kept = set(reuse.values())
+        kept = {sid for slots in reuse.values() for sid, _ in slots}
         self.tokens.update(
             (k, t) for k, t in conn.execute(
                 "SELECT kind, token FROM deep_tokens WHERE symbol_id IN "
@@ -182,10 +187,10 @@ class _Writer:
 
     def write(self, rec: FileRecord, existed: bool) -> None:
         conn = self.store.conn
-        reuse: dict[SymbolKey, int] = {}
+        reuse: dict[SymbolKey, list[_Reused]] = {}
         if existed:
             row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
-            keep = {(s[1], s[2]) for s in rec.symbols} if rec.parsed else set()
+            keep = Counter((s[1], s[2]) for s in rec.symbols) if rec.parsed else Counter()
             reuse = self._forget(row[0], keep)
         else:
             self.files_added_or_removed = True
@@ -216,10 +221,11 @@ class _Writer:
         self.fts_files, self.fts_symbols = [], []
 
     def _write_symbols(self, rec: FileRecord, file_id: int,
-                       reuse: dict[SymbolKey, int]) -> None:
+                       reuse: dict[SymbolKey, list[_Reused]]) -> None:
         conn = self.store.conn
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
-        next_id = max(taken, *reuse.values(), 0) + 1  # reused ids are not back in the table yet
+        # reused ids are not back in the table yet
+        next_id = max(taken, *(sid for slots in reuse.values() for sid, _ in slots), 0) + 1
         id_of: dict[str, int] = {}
         sym_rows, contains = [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
@@ -227,11 +233,14 @@ class _Writer:
         file_kind = Kind.FILE.value
         for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
              decomposed, hints, body, terms, declaration, arity) in rec.symbols:
-            sid = reuse.pop((qualified, kind), 0)
+            slots = reuse.get((qualified, kind))
+            sid, old_arity = slots.pop(0) if slots else (0, arity)
             if not sid:
                 sid = next_id
                 next_id += 1
                 self.names.add(name)  # a new definition: uses of its name may resolve anew
+            elif old_arity != arity:
+                self.names.add(name)  # a call's argument count may pick another overload now
             id_of.setdefault("" if kind == file_kind else qualified, sid)
             parent_id = id_of.get(parent) if parent else None
             if kind == file_kind:
