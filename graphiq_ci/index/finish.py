@@ -40,7 +40,8 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         link_declarations(store, pairs)
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)
-        mark_hubs(store)
+        incremental = file_ids is not None and store.get_meta("graph_log") != "off"
+        mark_hubs(store, store.generation + 1 if incremental else None)
         close_graph_log(store, store.generation + 1)
         store.set_meta("generation", str(store.generation + 1))
         store.set_meta("pending", "0")

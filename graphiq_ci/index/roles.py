@@ -101,18 +101,29 @@ def role_hints(symbol: Symbol, path: str, callee_names: list[str]) -> str:
     return " ".join(tags + sorted(stems))
 
 
-def mark_hubs(store: Store) -> int:
+def mark_hubs(store: Store, logged: int | None = None) -> int:
     """The `hub` motif needs the whole graph: symbols many others call or reference.
 
     Run after resolution; only symbols whose hub status changed are rewritten (hints column
-    and FTS row), so an incremental run touches a handful of rows. Returns how many changed.
+    and FTS row), so an incremental run touches a handful of rows. With `logged`, only the
+    symbols the graph log names for that generation are looked at: a symbol's inbound edges
+    change only with a logged edge at it, and a re-written row (its hints without the mark) is
+    logged too, so the others keep their status; a full scan of the edges is 10 ms on zod (#14).
+    Returns how many changed.
     """
     conn = store.conn
-    hubs = {r[0] for r in conn.execute(
-        "SELECT dst_id FROM edges WHERE kind IN ('calls', 'references') "
-        "GROUP BY dst_id HAVING count(DISTINCT src_id) >= ?", (HUB_INBOUND,))}
-    marked = {r[0] for r in conn.execute(
-        "SELECT id FROM symbols WHERE ' ' || hints || ' ' LIKE '% hub %'")}
+    inbound = ("SELECT dst_id FROM edges WHERE {} IN ('calls', 'references') GROUP BY dst_id "
+               "HAVING count(DISTINCT src_id) >= ?")
+    is_marked = "' ' || hints || ' ' LIKE '% hub %'"
+    if logged is None:
+        hubs = {r[0] for r in conn.execute(inbound.format("kind"), (HUB_INBOUND,))}
+        marked = {r[0] for r in conn.execute(f"SELECT id FROM symbols WHERE {is_marked}")}
+    else:  # `+kind`: the edges at the logged ids by their index, not every call edge by kind
+        log = "IN (SELECT symbol_id FROM graph_log WHERE generation = ?)"
+        hubs = {r[0] for r in conn.execute(inbound.format(f"dst_id {log} AND +kind"),
+                                           (logged, HUB_INBOUND))}
+        marked = {r[0] for r in conn.execute(
+            f"SELECT id FROM symbols WHERE id {log} AND {is_marked}", (logged,))}
     changed = 0
     for sid in hubs ^ marked:
         row = conn.execute("SELECT hints FROM symbols WHERE id = ?", (sid,)).fetchone()

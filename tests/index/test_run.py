@@ -199,6 +199,33 @@ def test_overloads_keep_their_ids_and_swapping_them_re_resolves_their_calls(
     assert incremental == _edges_to_lines(repo)
 
 
+def test_hub_marks_follow_incremental_runs_as_a_full_index_sets_them(
+        make_repo: Callable[..., Path]) -> None:
+    """An incremental run re-checks only the symbols its graph log names: a hub losing a
+    caller loses the mark, and a hub whose file is re-parsed (hints written anew) keeps it."""
+    callers = {f"c{i}.py": f"from lib import record\n\n\ndef use{i}():\n    return record()\n"
+               for i in range(10)}
+    repo = make_repo({"lib.py": "def record():\n    return 1\n", **callers})
+    run_index(repo)
+
+    def hints() -> set[tuple[str, str]]:
+        return set(_db(repo).execute("SELECT qualified, hints FROM symbols"))
+
+    def is_hub() -> bool:
+        return "hub" in dict(hints())["record"].split()
+
+    assert is_hub()
+    (repo / "lib.py").write_text("def record():\n    return 2\n")
+    run_index(repo)
+    assert is_hub()
+    (repo / "c0.py").write_text("def use0():\n    return 0\n")
+    run_index(repo)
+    assert not is_hub()
+    incremental = hints()
+    run_index(repo, full=True)
+    assert incremental == hints()
+
+
 def test_a_standard_method_name_is_not_resolved_to_the_only_definition(
         make_repo: Callable[..., Path]) -> None:
     repo = make_repo({
