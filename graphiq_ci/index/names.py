@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphiq_ci.lang import plugin_for
@@ -17,6 +18,7 @@ from graphiq_ci.model import TYPE_KINDS
 from graphiq_ci.store import Store
 
 _TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+_TYPE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_TYPE_KIND_VALUES))
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
 _MEMBER_KINDS = frozenset({"method", "constructor"})
@@ -60,6 +62,18 @@ class NameTable:
 
     @classmethod
     def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:
+        """Every definition: what resolving every reference looks up."""
+        t = cls.load_files(store)
+        t._add_definitions(store.conn.execute(
+            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols "
+            "WHERE kind != 'file'"), pairs)
+        return t
+
+    @classmethod
+    def load_files(cls, store: Store) -> NameTable:
+        """Files, their file symbols and every supertype, no definitions yet: re-resolving a
+        few files' references then adds the symbols and names it looks up (`add_symbols_of`,
+        `add_names`); reading all 7k of zod's symbols cost a one-file refresh 50 ms (#14)."""
         t = cls()
         for fid, path, lang in store.conn.execute(
             "SELECT id, path, language FROM files WHERE skip_reason = ''"
@@ -67,19 +81,9 @@ class NameTable:
             t.path_of[fid] = path
             t.language_of[fid] = lang
             t.file_by_path[path] = fid
-        for sid, fid, name, qualified, kind, line, arity in store.conn.execute(
-            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols"
-        ):
+        for sid, fid in store.conn.execute("SELECT id, file_id FROM symbols WHERE kind = 'file'"):
             t.file_of_symbol[sid] = fid
-            if kind == "file":
-                t.file_symbol[fid] = sid
-            else:
-                t.qualified_of[sid] = qualified
-                t.by_name[name].append(Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
-                                            kind in _MEMBER_KINDS, line, arity))
-        t._fold_constructors()
-        t._fold_redefinitions()
-        t._fold_declarations(pairs)
+            t.file_symbol[fid] = sid
         for qualified, base in store.conn.execute(
             "SELECT s.qualified, r.name FROM refs r JOIN symbols s ON s.id = r.src_id "
             "WHERE r.kind IN ('extends', 'implements')"
@@ -87,6 +91,39 @@ class NameTable:
             t.bases[qualified].add(base)
             t.bases[qualified.rsplit(".", 1)[-1]].add(base)
         return t
+
+    def add_symbols_of(self, store: Store, file_ids: set[int]) -> None:
+        """The qualified names of `file_ids`' symbols: the scopes their references are in."""
+        for part in _chunks(sorted(file_ids)):
+            for sid, fid, qualified in store.conn.execute(
+                "SELECT id, file_id, qualified FROM symbols WHERE kind != 'file' AND file_id "
+                f"IN ({','.join('?' * len(part))})", part,
+            ):
+                self.file_of_symbol[sid] = fid
+                self.qualified_of[sid] = qualified
+
+    def add_names(self, store: Store, names: set[str], pairs: dict[int, int]) -> None:
+        """Every definition of `names`, folded as a full load folds it (folding looks at one
+        name's definitions at a time, and a declaration's pair by its ids)."""
+        rows = [row for part in _chunks(sorted(names)) for row in store.conn.execute(
+            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols "
+            f"WHERE kind != 'file' AND name IN ({','.join('?' * len(part))})", part)]
+        for part in _chunks(sorted(pairs.keys() | pairs.values())):
+            self.file_of_symbol.update(store.conn.execute(
+                f"SELECT id, file_id FROM symbols WHERE id IN ({','.join('?' * len(part))})",
+                part))
+        self._add_definitions(rows, pairs)
+
+    def _add_definitions(self, rows: Iterable[tuple[int, int, str, str, str, int, str]],
+                         pairs: dict[int, int]) -> None:
+        for sid, fid, name, qualified, kind, line, arity in rows:
+            self.file_of_symbol[sid] = fid
+            self.qualified_of[sid] = qualified
+            self.by_name[name].append(Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
+                                          kind in _MEMBER_KINDS, line, arity))
+        self._fold_constructors()
+        self._fold_redefinitions()
+        self._fold_declarations(pairs)
 
     def _fold_constructors(self) -> None:
         """A member named like its own type (Java's, C#'s, C++'s constructors, `Foo.Foo`) is
@@ -149,12 +186,15 @@ class NameTable:
             order += frontier
         return order
 
-    def types_over(self, file_ids: set[int]) -> set[str]:
+    def types_over(self, store: Store, file_ids: set[int]) -> set[str]:
         """The types defined in `file_ids` and every type that has one of them among its
         bases: a call through any of these may resolve differently once those files change
-        (a base class swapped, a member moved), so its reference is resolved again."""
-        here = {d.qualified.rsplit(".", 1)[-1] for ds in self.by_name.values() for d in ds
-                if d.is_type and d.file_id in file_ids}
+        (a base class swapped, a member moved), so its reference is resolved again. Read from
+        the store before folding: a folded-away type only adds references to resolve again."""
+        here = {q.rsplit(".", 1)[-1] for part in _chunks(sorted(file_ids))
+                for (q,) in store.conn.execute(
+                    f"SELECT qualified FROM symbols WHERE kind IN ({_TYPE_KINDS_SQL}) AND "
+                    f"file_id IN ({','.join('?' * len(part))})", part)}
         return here | {k for k in list(self.bases) if here & set(self.type_and_bases(k))}
 
     def defines_type(self, type_name: str) -> bool:
@@ -184,3 +224,8 @@ class NameTable:
             if hits:
                 return self.file_by_path[hits[0]]
         return None
+
+
+def _chunks(items: list[int] | list[str], n: int = 500) -> list[list]:  # type: ignore[type-arg]
+    """SQLite's variable limit: at most `n` values per `IN (...)`."""
+    return [items[i : i + n] for i in range(0, len(items), n)]

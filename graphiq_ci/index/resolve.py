@@ -43,6 +43,9 @@ decode match search test exec log error warn info debug
 _TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
 #: a stored kind → its EdgeKind, a dict lookup per reference instead of an Enum call
 _EDGE_KINDS = {k.value: k for k in EdgeKind}
+#: a reference as resolution reads it: rowid, file, source (-file for file level), name, kind,
+#: alias, receiver type, resolved target, bare, argument count
+_Row = tuple[int, int, int, str, str, str, str, int | None, int, int]
 
 
 @dataclass
@@ -147,31 +150,32 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
     Returns how many references were resolved. Edges of each affected source symbol are
     regenerated from all of its references, so the result equals a full resolution.
     """
-    t = NameTable.load(store, pairs)
     conn = store.conn
+    select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
+              "receiver_type, dst_id, bare, arity FROM refs")
     if file_ids is None:
+        t = NameTable.load(store, pairs)
         srcs = None
+        rows = conn.execute(select).fetchall()
     else:
+        t = NameTable.load_files(store)
         srcs = {r[0] for r in conn.execute(
             f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE file_id IN "
             f"({','.join(map(str, file_ids)) or 'NULL'})"
         )}
-        for column, values in (("name", names), ("receiver_type", t.types_over(file_ids))):
+        for column, values in (("name", names), ("receiver_type", t.types_over(store, file_ids))):
             for chunk in _chunks(sorted(values), 500):
                 srcs |= {r[0] for r in conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
                     f"({','.join('?' * len(chunk))})", chunk)}
-    select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
-              "receiver_type, dst_id, bare, arity FROM refs")
-    if srcs is None:
-        rows = conn.execute(select).fetchall()
-    else:
         conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted_srcs (src INTEGER PRIMARY KEY)")
         conn.execute("DELETE FROM wanted_srcs")
         conn.executemany("INSERT INTO wanted_srcs VALUES (?)", [(s,) for s in srcs])
         rows = conn.execute(
             f"{select} WHERE src_id IN wanted_srcs "
             "OR (src_id IS NULL AND -file_id IN wanted_srcs)").fetchall()
+        t.add_symbols_of(store, {r[1] for r in rows})
+        t.add_names(store, _looked_up(t, rows), pairs)
     involved_files = {r[1] for r in rows}
     imports = _load_imports(store, t, involved_files)
     resolved: list[tuple[int | None, int]] = []
@@ -204,6 +208,23 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                    [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
     conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", changed)
     return sum(1 for dst, _ in resolved if dst is not None)
+
+
+def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
+    """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
+    types (`_member`), the subjects their test functions are named after
+    (`_naming_convention_tests`). A lookup added there must be added here."""
+    names: set[str] = set()
+    for _rowid, _file, _src, name, kind, _alias, receiver_type, *_ in rows:
+        if kind != EdgeKind.IMPORTS.value:
+            names.add(name)
+        if receiver_type:
+            names.add(receiver_type.rsplit(".", 1)[-1])
+    for sid in _test_sources(t, rows):
+        m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
+        if m:
+            names |= {m.group(1), m.group(1).lstrip("_")}
+    return names
 
 
 def _replace_edges(store: Store, src_ids: list[int] | None,
@@ -243,14 +264,15 @@ def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
     return is_test_path(src_path) and not is_test_path(dst_path)
 
 
-def _naming_convention_tests(t: NameTable,
-                             rows: list[tuple[int, int, int, str, str, str, str, int | None,
-                                              int, int]],
+def _test_sources(t: NameTable, rows: list[_Row]) -> list[int]:
+    return sorted({src for _, fid, src, *_ in rows if src > 0
+                   and is_test_path(t.path_of.get(fid, ""))} & t.qualified_of.keys())
+
+
+def _naming_convention_tests(t: NameTable, rows: list[_Row],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
-    test_srcs = {src for _, fid, src, *_ in rows
-                 if src > 0 and is_test_path(t.path_of.get(fid, ""))}
-    for sid in sorted(test_srcs & t.qualified_of.keys()):
+    for sid in _test_sources(t, rows):
         m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if not m:
             continue
