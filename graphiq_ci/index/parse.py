@@ -100,11 +100,13 @@ def _unreadable(root: Path, full: Path) -> str:
 
 
 def parse_file(root: str, path: str, mtime_ns: int, size: int,
-               max_size: int = DEFAULT_MAX_FILE_SIZE, indexed_hash: str = "") -> FileRecord:
+               max_size: int = DEFAULT_MAX_FILE_SIZE, indexed_hash: str = "",
+               narrow: bool = False) -> FileRecord:
     """Read, classify and (when it is source) extract one file. Never raises for bad content.
 
     A file whose content hash is `indexed_hash` is only hashed: a fresh checkout or a restored
     CI cache gives every file a new mtime, and parsing them all again would redo the index.
+    `narrow`: the only file this process parses (see `extract`).
     """
     # a language from the name even for files never read: readers look it up in the registry
     rec = FileRecord(path, detect_language(path) or "text", mtime_ns, size, "")
@@ -134,16 +136,16 @@ def parse_file(root: str, path: str, mtime_ns: int, size: int,
         rec.skip_reason = "minified"
     if rec.skip_reason:
         return rec
-    return _extract_into(rec, data)
+    return _extract_into(rec, data, narrow)
 
 
-def _extract_into(rec: FileRecord, data: bytes) -> FileRecord:
+def _extract_into(rec: FileRecord, data: bytes, narrow: bool = False) -> FileRecord:
     data = _as_utf8(data)
     spec = plugin_for(rec.language)
     path = rec.path
     if spec.grammar:
         try:
-            parsed = extract(spec, path, data)
+            parsed = extract(spec, path, data, narrow)
         except RecursionError:
             parsed = ParsedFile(path, rec.language, error="too deeply nested to parse")
         except Exception as exc:  # one file the extractor cannot handle must not stop the run

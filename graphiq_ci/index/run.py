@@ -96,8 +96,8 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[s
             for s in stats]
     workers = max(1, min(os.cpu_count() or 1, 8))
     if len(args) < POOL_THRESHOLD or workers == 1:
-        for i, a in enumerate(args):
-            yield parse_file(*a)
+        for i, a in enumerate(args):  # one file: its query is compiled for it alone
+            yield parse_file(*a, narrow=len(args) == 1)
             if progress:
                 progress(i + 1, len(args))
         return

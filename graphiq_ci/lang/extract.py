@@ -40,11 +40,14 @@ from importlib import resources
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
+from graphiq_ci.lang.narrow import narrowed, supertypes, tree_kinds
 from graphiq_ci.lang.receivers import Bindings, binding_scope
 from graphiq_ci.lang.spec import LanguageSpec
 from graphiq_ci.model import TYPE_KINDS, DeepToken, EdgeKind, Kind, ParsedFile, Reference, Symbol
 
 MAX_SOURCE_CHARS = 6000
+#: a larger file gets the whole query when narrowing is asked for (see `_narrowed_query`)
+NARROW_MAX_BYTES = 48 * 1024
 MAX_SIGNATURE_CHARS = 240
 _ERROR_NAME = re.compile(r"(Error|Exception|Err|Fault|Failure)$")
 _CODE_NAME = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+_[a-z_0-9]+|[A-Za-z_]\w*\(\))")
@@ -89,11 +92,27 @@ def _query(spec: LanguageSpec) -> tuple[ts.Query, dict[int, tuple[str, _Parents]
     tree-sitter passes a predicate it does not know through, and extract() checks it while it
     reads the matches: a callback per match from tree-sitter would cost more (a dict of every
     capture built for it)."""
-    grammar, text = spec.grammar or "", query_text(spec).encode()
-    query = ts.Query(get_language(grammar), text.decode())  # type: ignore[arg-type]
+    return _compile(spec.grammar or "", query_text(spec))
+
+
+def _narrowed_query(spec: LanguageSpec,
+                    tree: ts.Tree) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+    """The query without the patterns `tree` cannot match (lang/narrow.py), compiled for it
+    alone: what a process parsing one file compiles. A large file has nearly every node type
+    the query names, so it gets the whole query (the walk would cost more than it saves)."""
+    if tree.root_node.end_byte > NARROW_MAX_BYTES:
+        return _query(spec)
+    language = get_language(spec.grammar)  # type: ignore[arg-type]
+    text = narrowed(query_text(spec), tree_kinds(tree), supertypes(language))
+    return _query(spec) if text is None else _compile(spec.grammar or "", text)
+
+
+def _compile(grammar: str, text: str) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+    data = text.encode()
+    query = ts.Query(get_language(grammar), text)  # type: ignore[arg-type]
     parented: dict[int, tuple[str, _Parents]] = {}
     for i in range(query.pattern_count):
-        source = text[query.start_byte_for_pattern(i):query.end_byte_for_pattern(i)].decode()
+        source = data[query.start_byte_for_pattern(i):query.end_byte_for_pattern(i)].decode()
         found = _HAS_PARENT.search(source)
         if found:
             args = found[2].split()
@@ -219,11 +238,14 @@ class _Scopes:
         return d
 
 
-def extract(spec: LanguageSpec, path: str, data: bytes) -> ParsedFile:
-    """Symbols, references and deep tokens of one file (tree-sitter recovers from syntax errors)."""
+def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) -> ParsedFile:
+    """Symbols, references and deep tokens of one file (tree-sitter recovers from syntax errors).
+
+    `narrow`: compile only what this file can match, for a process that parses no other file
+    of the language (the facts are the same; the whole query compiles once for many files)."""
     assert spec.grammar and spec.query
     tree = _parser(spec.grammar).parse(data)
-    query, parented = _query(spec)
+    query, parented = _narrowed_query(spec, tree) if narrow else _query(spec)
     matches = ts.QueryCursor(query).matches(tree.root_node)
     out = ParsedFile(path=path, language=spec.name)
 

@@ -67,10 +67,10 @@ def test_an_extractor_that_raises_skips_only_that_file(tmp_path: Path, ext: str,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     real = parse_module.extract
 
-    def failing(spec, path, data):  # type: ignore[no-untyped-def]
+    def failing(spec, path, data, narrow=False):  # type: ignore[no-untyped-def]
         if path.startswith("boom"):
             raise ValueError("empty separator")
-        return real(spec, path, data)
+        return real(spec, path, data, narrow)
 
     monkeypatch.setattr(parse_module, "extract", failing)  # the pool is not used: < 24 files
     (tmp_path / f"boom{ext}").write_text(SOURCES[ext])

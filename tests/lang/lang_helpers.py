@@ -10,8 +10,12 @@ from graphiq_ci.model import EdgeKind, ParsedFile, Symbol
 
 
 def parse(language: str, path: str, source: str) -> ParsedFile:
-    """Extract a dedented inline snippet (line 1 is the line after the opening quotes)."""
-    return extract(plugin_for(language), path, textwrap.dedent(source).encode())
+    """Extract a dedented inline snippet (line 1 is the line after the opening quotes), with
+    the whole query and with the query narrowed to the snippet: the facts must be the same."""
+    data = textwrap.dedent(source).encode()
+    parsed = extract(plugin_for(language), path, data)
+    assert extract(plugin_for(language), path, data, narrow=True) == parsed
+    return parsed
 
 
 def symbols(parsed: ParsedFile) -> set[tuple[str, str, int]]:

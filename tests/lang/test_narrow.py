@@ -1,0 +1,51 @@
+"""A query narrowed to one tree keeps exactly what that tree can match (lang/narrow.py)."""
+
+from __future__ import annotations
+
+import pytest
+import tree_sitter as ts
+from tree_sitter_language_pack import get_language, get_parser
+
+from graphiq_ci.lang import detect_language, plugin_for
+from graphiq_ci.lang.extract import extract, query_text
+from graphiq_ci.lang.narrow import narrowed, supertypes, tree_kinds
+from graphiq_ci.lang.registry import LANGUAGES
+from graphiq_ci.lang.spec import LanguageSpec
+from tests.conftest import PROJECT_ROOT
+
+_PARSED = [s for s in LANGUAGES if s.grammar]
+
+
+@pytest.mark.parametrize("spec", _PARSED, ids=lambda s: s.name)
+def test_every_query_is_read_and_a_tree_with_every_node_type_keeps_all_of_it(
+        spec: LanguageSpec) -> None:
+    language = get_language(spec.grammar)  # type: ignore[arg-type]
+    every = frozenset(k for i in range(language.node_kind_count)
+                      if (k := language.node_kind_for_id(i)) is not None)
+    text = narrowed(query_text(spec), every, supertypes(language))
+    assert text is not None  # None: syntax the reader does not follow, the whole query compiled
+    assert ts.Query(language, text).pattern_count == ts.Query(
+        language, query_text(spec)).pattern_count
+
+
+def test_patterns_and_alternatives_needing_an_absent_node_type_are_dropped() -> None:
+    query = ('; a comment\n(function_definition name: (identifier) @name) @definition.function\n'
+             '(class_definition name: (identifier) @name) @definition.class\n'
+             '(call function: [(identifier) @name (attribute attribute: (identifier) @name)]'
+             ' (#not-eq? @name "x")) @reference.call\n'
+             '(decorated_definition (decorator)? @d (class_definition)) @x\n')
+    tree = get_parser("python").parse(b"def f():\n    return g()\n")
+    kinds = tree_kinds(tree)
+    assert {"function_definition", "call", "identifier"} <= kinds and "attribute" not in kinds
+    assert narrowed(query, kinds, frozenset()) == (
+        '(function_definition name: (identifier) @name) @definition.function\n'
+        '(call function: [(identifier) @name ] (#not-eq? @name "x")) @reference.call\n')
+
+
+def test_the_fixture_sources_extract_the_same_narrowed() -> None:
+    sources = sorted((PROJECT_ROOT / "tests" / "fixtures" / "shop").rglob("*.*"))
+    assert {p.suffix for p in sources} >= {".py", ".ts"}
+    for path in sources:
+        spec = plugin_for(detect_language(path.name) or "")
+        data = path.read_bytes()
+        assert extract(spec, path.name, data, narrow=True) == extract(spec, path.name, data)
