@@ -7,7 +7,6 @@ wrong type become one `GraphiqError` naming the key path ("budgets.max_nodes").
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +132,8 @@ def _unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], prefix: str) -
     for key in raw:
         if key in known:
             continue
+        import difflib  # only for a key that is not known: every command loads the config
+
         near = difflib.get_close_matches(str(key), known, n=1)
         hint = f" (did you mean '{prefix}{near[0]}'?)" if near else ""
         warnings.append(f"{CONFIG_FILENAME}: unknown key '{prefix}{key}' ignored{hint}")

@@ -35,7 +35,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
@@ -72,12 +72,16 @@ def _parser(grammar: str) -> ts.Parser:
     return get_parser(grammar)  # type: ignore[arg-type]
 
 
+#: package data beside this module (pyproject.toml); importlib.resources' reader would cost
+#: every parsing process 2-4 ms (zipfile and its readers) for a wheel never run zipped (#14)
+QUERIES = Path(__file__).parent / "queries"
+
+
 @cache
 def query_text(spec: LanguageSpec) -> str:
     """The language's query: its shared base files, then its own file."""
-    folder = resources.files("graphiq_ci.lang").joinpath("queries")
     files = [*spec.base_queries, *([spec.query] if spec.query else [])]
-    return "\n".join(folder.joinpath(name).read_text() for name in files)
+    return "\n".join((QUERIES / name).read_text(encoding="utf-8") for name in files)
 
 
 #: (kinds any child of counts, (kind, field) pairs): where a `#has-parent?` capture may sit
