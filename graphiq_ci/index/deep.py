@@ -18,18 +18,45 @@ MAX_COMMENT_TARGETS = 2
 
 
 def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int:
-    """Recompute the deep edges of the given (kind, token) pairs (None: all). Returns edges made."""
+    """Recompute the deep edges of the given (kind, token) pairs (None: all). Returns edges made.
+
+    For given tokens only the difference is written: a file re-parsed after a one-line edit
+    still has nearly every token and every sharer it had, and deleting and inserting those
+    edges again was 35 ms of a refresh of zod's schemas.ts (#14), and logged every symbol at
+    them as touched (store/graph_log.py) though none of their edges changed."""
     conn = store.conn
+    everything = tokens is None
     if tokens is None:
         conn.execute("DELETE FROM edges WHERE meta != ''")
         tokens = set(conn.execute("SELECT DISTINCT kind, token FROM deep_tokens"))
-    else:
-        conn.executemany("DELETE FROM edges WHERE kind = ? AND meta = ?", sorted(tokens))
     if not tokens:
         return 0
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
     conn.execute("DELETE FROM wanted")
     conn.executemany("INSERT INTO wanted VALUES (?, ?)", sorted(tokens))
+    rows = _deep_edges(store)
+    existing = [] if everything else conn.execute(
+        "SELECT e.rowid, e.src_id, e.dst_id, e.kind, e.weight, e.meta FROM edges e "
+        "JOIN wanted w ON e.kind = w.kind AND e.meta = w.token").fetchall()
+    wanted = set(rows)
+    kept: set[tuple[int, int, str, float, str]] = set()
+    stale: list[tuple[int]] = []
+    for rowid, src, dst, kind, weight, token in existing:
+        key = (src, dst, kind, weight, token)
+        if key in wanted and key not in kept:
+            kept.add(key)
+        else:
+            stale.append((rowid,))
+    conn.executemany("DELETE FROM edges WHERE rowid = ?", stale)
+    conn.executemany(
+        "INSERT INTO edges(src_id, dst_id, kind, weight, meta) VALUES (?, ?, ?, ?, ?)",
+        [r for r in rows if r not in kept])
+    return len(rows)
+
+
+def _deep_edges(store: Store) -> list[tuple[int, int, str, float, str]]:
+    """The deep edges of the tokens in the temp table `wanted`."""
+    conn = store.conn
     sharers: dict[tuple[str, str], list[int]] = {}
     for kind, token, sid in conn.execute(
         "SELECT d.kind, d.token, d.symbol_id FROM deep_tokens d "
@@ -50,7 +77,4 @@ def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int
         elif 2 <= len(ids) <= MAX_SHARERS:
             w = EDGE_WEIGHTS[EdgeKind(kind)]
             rows += [(a, b, kind, w, token) for a, b in combinations(ids, 2)]
-    conn.executemany(
-        "INSERT INTO edges(src_id, dst_id, kind, weight, meta) VALUES (?, ?, ?, ?, ?)", rows
-    )
-    return len(rows)
+    return rows
