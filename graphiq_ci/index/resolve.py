@@ -159,10 +159,13 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         rows = conn.execute(select).fetchall()
     else:
         t = NameTable.load_files(store)
+        in_files = f"file_id IN ({','.join(map(str, file_ids)) or 'NULL'})"
         srcs = {r[0] for r in conn.execute(
-            f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE file_id IN "
-            f"({','.join(map(str, file_ids)) or 'NULL'})"
-        )}
+            f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {in_files}")}
+        # every symbol of the files, and the files' own: a re-parse kept their ids and edges,
+        # also of those whose references are gone now
+        srcs |= {-f for f in file_ids} | {r[0] for r in conn.execute(
+            f"SELECT id FROM symbols WHERE kind != 'file' AND {in_files}")}
         for column, values in (("name", names), ("receiver_type", t.types_over(store, file_ids))):
             for chunk in _chunks(sorted(values), 500):
                 srcs |= {r[0] for r in conn.execute(

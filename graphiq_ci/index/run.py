@@ -161,10 +161,12 @@ class _Writer:
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
             conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
-            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
+        # A kept id keeps its edges: what writes each kind writes only the difference
+        # (`_write_contains`, resolve's `_replace_edges`, the deep edges of its tokens).
         for chunk in range(0, len(gone), 500):
             part = gone[chunk : chunk + 500]
             marks = ",".join("?" * len(part))
+            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
             conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
             conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
         conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
@@ -255,10 +257,7 @@ class _Writer:
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
             "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
-        w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
-        conn.executemany(
-            "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
-            [(p, c, w) for p, c in contains])
+        self._write_contains(contains, [r[0] for r in sym_rows])
         conn.executemany(
             "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
             "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -267,6 +266,29 @@ class _Writer:
         deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)
+
+
+    def _write_contains(self, contains: list[tuple[int, int]], ids: list[int]) -> None:
+        """Make the `contains` edges from `ids` (a file's symbols) exactly `contains`, writing
+        only the difference: the ids a re-parse kept kept their edges."""
+        conn = self.store.conn
+        wanted = set(contains)
+        kept: set[tuple[int, int]] = set()
+        stale: list[tuple[int]] = []
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk : chunk + 500]
+            for rowid, src, dst in conn.execute(
+                    "SELECT rowid, src_id, dst_id FROM edges WHERE kind = 'contains' AND src_id "
+                    f"IN ({','.join('?' * len(part))})", part):
+                if (src, dst) in wanted and (src, dst) not in kept:
+                    kept.add((src, dst))
+                else:
+                    stale.append((rowid,))
+        conn.executemany("DELETE FROM edges WHERE rowid = ?", stale)
+        w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
+        conn.executemany(
+            "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
+            [(p, c, w) for p, c in contains if (p, c) not in kept])
 
 
 def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
