@@ -11,7 +11,6 @@ import os
 import sqlite3
 import subprocess
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +20,9 @@ from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
-from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
+from graphiq_ci.index.writer import Writer
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
-from graphiq_ci.text import tokens
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
     from graphiq_ci.index.parse import FileRecord
@@ -34,8 +32,6 @@ BATCH_FILES = 200
 POOL_THRESHOLD = 24
 
 Progress = Callable[[int, int], None]
-SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
-_Reused = tuple[int, str]  # an old symbol's id and arity
 
 
 @dataclass
@@ -117,180 +113,6 @@ def _parse_star(a: tuple[str, str, int, int, int, str]) -> FileRecord:
     return parse_file(*a)
 
 
-class _Writer:
-    """Applies file records to the store and remembers what resolution must revisit."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.names: set[str] = set()
-        self.tokens: set[tuple[str, str]] = set()
-        self.file_ids: set[int] = set()
-        self.files_added_or_removed = False
-        #: FTS rows of the batch being written, inserted together by `write_fts`
-        self.fts_files: list[tuple[int, str, str]] = []
-        self.fts_symbols: list[tuple[int, str, str, str, str, str, str, str, str]] = []
-
-    def _forget(self, file_id: int,
-                keep: Counter[SymbolKey] | None = None) -> dict[SymbolKey, list[_Reused]]:
-        """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse,
-        as many per key as the new parse has (overloads share a key), in file order.
-
-        A reused id keeps every edge and resolved reference other files hold to it, so only
-        the names that appeared or disappeared need re-resolving across the repository.
-        """
-        conn = self.store.conn
-        old = conn.execute("SELECT id, name, qualified, kind, arity FROM symbols "
-                           "WHERE file_id = ? ORDER BY id", (file_id,)).fetchall()
-        reuse: dict[SymbolKey, list[_Reused]] = {}
-        for sid, name, qualified, kind, arity in old:
-            key = (qualified, kind)
-            slots = reuse.setdefault(key, [])
-            if keep is not None and len(slots) < keep[key]:
-                slots.append((sid, arity))
-            else:
-                self.names.add(name)
-        kept = {sid for slots in reuse.values() for sid, _ in slots}
-        self.tokens.update(
-            (k, t) for k, t in conn.execute(
-                "SELECT kind, token FROM deep_tokens WHERE symbol_id IN "
-                "(SELECT id FROM symbols WHERE file_id = ?)", (file_id,)))
-        ids = [r[0] for r in old]
-        gone = [sid for sid in ids if sid not in kept]
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk : chunk + 500]
-            marks = ",".join("?" * len(part))
-            conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
-            conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
-        # A kept id keeps its edges: what writes each kind writes only the difference
-        # (`_write_contains`, resolve's `_replace_edges`, the deep edges of its tokens).
-        for chunk in range(0, len(gone), 500):
-            part = gone[chunk : chunk + 500]
-            marks = ",".join("?" * len(part))
-            conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
-            conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
-            conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
-        conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
-        return reuse
-
-    def delete(self, path: str) -> None:
-        row = self.store.conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
-        if row:
-            self._forget(row[0])
-            self.store.conn.execute("DELETE FROM files WHERE id = ?", (row[0],))
-            self.files_added_or_removed = True
-
-    def touch(self, rec: FileRecord) -> None:
-        """Content unchanged: only the stat moved."""
-        self.store.conn.execute(
-            "UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?",
-            (rec.mtime_ns, rec.size, rec.path))
-
-    def write(self, rec: FileRecord, existed: bool) -> None:
-        conn = self.store.conn
-        reuse: dict[SymbolKey, list[_Reused]] = {}
-        if existed:
-            row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
-            keep = Counter((s[1], s[2]) for s in rec.symbols) if rec.parsed else Counter()
-            reuse = self._forget(row[0], keep)
-        else:
-            self.files_added_or_removed = True
-        file_id = conn.execute(
-            "INSERT INTO files(path, language, mtime_ns, size, content_hash, skip_reason, "
-            "parse_error, recency) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(path) DO UPDATE SET language = excluded.language, "
-            "mtime_ns = excluded.mtime_ns, size = excluded.size, "
-            "content_hash = excluded.content_hash, skip_reason = excluded.skip_reason, "
-            "parse_error = excluded.parse_error, recency = excluded.recency RETURNING id",
-            (rec.path, rec.language, rec.mtime_ns, rec.size, rec.content_hash, rec.skip_reason,
-             rec.parse_error if rec.parsed else "", rec.mtime_ns / 1e9),
-        ).fetchone()[0]
-        self.file_ids.add(file_id)
-        if not rec.parsed:
-            return
-        self.fts_files.append((file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
-        self._write_symbols(rec, file_id, reuse)
-
-    def write_fts(self) -> None:
-        """The batch's FTS rows in two statements (a phase of its own in the phase log)."""
-        conn = self.store.conn
-        conn.executemany("INSERT INTO files_fts(rowid, path, body) VALUES (?, ?, ?)",
-                         self.fts_files)
-        conn.executemany(
-            "INSERT INTO symbols_fts(rowid, name, decomposed, qualified, hints, sig, file_path, "
-            "doc, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.fts_symbols)
-        self.fts_files, self.fts_symbols = [], []
-
-    def _write_symbols(self, rec: FileRecord, file_id: int,
-                       reuse: dict[SymbolKey, list[_Reused]]) -> None:
-        conn = self.store.conn
-        taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
-        # reused ids are not back in the table yet
-        next_id = max(taken, *(sid for slots in reuse.values() for sid, _ in slots), 0) + 1
-        id_of: dict[str, int] = {}
-        sym_rows, contains = [], []
-        path_words = " ".join(tokens(rec.path.replace("/", " ")))
-        file_sym_id = 0
-        file_kind = Kind.FILE.value
-        for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
-             decomposed, hints, body, terms, declaration, arity) in rec.symbols:
-            slots = reuse.get((qualified, kind))
-            sid, old_arity = slots.pop(0) if slots else (0, arity)
-            if not sid:
-                sid = next_id
-                next_id += 1
-                self.names.add(name)  # a new definition: uses of its name may resolve anew
-            elif old_arity != arity:
-                self.names.add(name)  # a call's argument count may pick another overload now
-            id_of.setdefault("" if kind == file_kind else qualified, sid)
-            parent_id = id_of.get(parent) if parent else None
-            if kind == file_kind:
-                file_sym_id = sid
-            else:
-                contains.append((parent_id or file_sym_id, sid))
-            sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
-                             source, visibility, parent_id, hints, terms, declaration, arity))
-            self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
-                                     path_words, doc, body))
-        conn.executemany(
-            "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
-            "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
-        self._write_contains(contains, [r[0] for r in sym_rows])
-        conn.executemany(
-            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
-            "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver,
-              bare, arity) for scope, name, kind, line, alias, receiver, bare, arity in rec.refs])
-        deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
-        conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
-        self.tokens.update((k, tok) for _, k, tok in deep)
-
-
-    def _write_contains(self, contains: list[tuple[int, int]], ids: list[int]) -> None:
-        """Make the `contains` edges from `ids` (a file's symbols) exactly `contains`, writing
-        only the difference: the ids a re-parse kept kept their edges."""
-        conn = self.store.conn
-        wanted = set(contains)
-        kept: set[tuple[int, int]] = set()
-        stale: list[tuple[int]] = []
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk : chunk + 500]
-            for rowid, src, dst in conn.execute(
-                    "SELECT rowid, src_id, dst_id FROM edges WHERE kind = 'contains' AND src_id "
-                    f"IN ({','.join('?' * len(part))})", part):
-                if (src, dst) in wanted and (src, dst) not in kept:
-                    kept.add((src, dst))
-                else:
-                    stale.append((rowid,))
-        conn.executemany("DELETE FROM edges WHERE rowid = ?", stale)
-        w = EDGE_WEIGHTS[EdgeKind.CONTAINS]
-        conn.executemany(
-            "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, 'contains', ?)",
-            [(p, c, w) for p, c in contains if (p, c) not in kept])
-
-
 def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
               progress: Progress | None = None) -> IndexReport:
     """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`.
@@ -365,7 +187,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     gone = sorted(set(known) - present)
     pending = store.get_meta("pending") == "1"
 
-    writer = _Writer(store)
+    writer = Writer(store)
     batch: list[FileRecord] = []
 
     batches = 0
