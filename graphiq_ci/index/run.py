@@ -197,7 +197,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         batches += 1
         phase(f"write {batches}")
         with store.transaction():
-            store.set_meta("pending", "1")
+            marked = False
             for rec in batch:
                 # read inside the write transaction: another process may have indexed this
                 # file since `known` was read, and writing over it blind duplicates symbols
@@ -212,6 +212,9 @@ def _run(store: Store, root: Path, full: bool, config: Config,
 
                     rec = parse_file(str(root), rec.path, rec.mtime_ns, rec.size,
                                      config.max_file_size)
+                if not marked:  # a batch that only touched files leaves nothing to resolve
+                    store.set_meta("pending", "1")
+                    marked = True
                 writer.write(rec, existed=old is not None)
                 report.parsed.append(rec.path)
                 if rec.skip_reason:

@@ -85,6 +85,18 @@ def test_only_changed_files_are_reparsed(make_repo: Callable[..., Path]) -> None
     assert ("a", "b", "calls") in _edges(repo)
 
 
+def test_a_touched_but_unchanged_file_leaves_no_resolution_pending(
+        make_repo: Callable[..., Path]) -> None:
+    """A new mtime with the same content (a checkout, an editor saving) changes no fact: the
+    next run must not take it for an interrupted one and resolve the whole repository."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS})
+    run_index(repo)
+    os.utime(repo / "shop/models.py", ns=(1, 1))
+    report = run_index(repo)
+    assert (report.parsed, report.unchanged_content) == ([], ["shop/models.py"])
+    assert _db(repo).execute("SELECT value FROM meta WHERE key = 'pending'").fetchone() == ("0",)
+
+
 def test_incremental_equals_full(make_repo: Callable[..., Path]) -> None:
     repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
     run_index(repo)
