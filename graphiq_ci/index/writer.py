@@ -133,7 +133,7 @@ class Writer:
         # reused ids are not back in the table yet
         next_id = max(taken, *(sid for slots in reuse.values() for sid, _ in slots), 0) + 1
         id_of: dict[str, int] = {}
-        sym_rows, contains = [], []
+        sym_rows, contains, kept_ids = [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
         file_kind = Kind.FILE.value
@@ -145,8 +145,10 @@ class Writer:
                 sid = next_id
                 next_id += 1
                 self.names.add(name)  # a new definition: uses of its name may resolve anew
-            elif old_arity != arity:
-                self.names.add(name)  # a call's argument count may pick another overload now
+            else:
+                kept_ids.append(sid)
+                if old_arity != arity:  # a call's argument count may pick another overload now
+                    self.names.add(name)
             id_of.setdefault("" if kind == file_kind else qualified, sid)
             parent_id = id_of.get(parent) if parent else None
             if kind == file_kind:
@@ -161,7 +163,7 @@ class Writer:
             "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
             "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
-        self._write_contains(contains, [r[0] for r in sym_rows])
+        self._write_contains(contains, kept_ids)
         conn.executemany(
             "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
             "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -171,16 +173,16 @@ class Writer:
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
         self.tokens.update((k, tok) for _, k, tok in deep)
 
-
-    def _write_contains(self, contains: list[tuple[int, int]], ids: list[int]) -> None:
-        """Make the `contains` edges from `ids` (a file's symbols) exactly `contains`, writing
-        only the difference: the ids a re-parse kept kept their edges."""
+    def _write_contains(self, contains: list[tuple[int, int]], kept_ids: list[int]) -> None:
+        """Write the file's `contains` edges: only the difference from those `kept_ids` (the
+        ids a re-parse gave back, with their edges) still have; a new id has no edges yet, so
+        a file indexed for the first time costs no query."""
         conn = self.store.conn
         wanted = set(contains)
         kept: set[tuple[int, int]] = set()
         stale: list[tuple[int]] = []
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk : chunk + 500]
+        for chunk in range(0, len(kept_ids), 500):
+            part = kept_ids[chunk : chunk + 500]
             for rowid, src, dst in conn.execute(
                     "SELECT rowid, src_id, dst_id FROM edges WHERE kind = 'contains' AND src_id "
                     f"IN ({','.join('?' * len(part))})", part):
