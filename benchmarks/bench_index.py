@@ -12,7 +12,9 @@ process start included:
   one-file   the same, after appending a comment to one mid-sized source file
   phases     where a full build's time goes (medians over the full builds), from the indexer's
              GRAPHIQ_PHASE_LOG, and the graph: the first `search` after a full build (which
-             builds the graph cache) minus a warm `search`
+             builds the graph cache) minus a warm `search`; and where the one-file refresh's
+             time goes, from its phase log (what it does not cover: interpreter start,
+             imports, exit)
 CodeGraph (when its npm package is installed) runs `codegraph init -y` after deleting .codegraph,
 and `codegraph sync` for the two refreshes.
 Peak RSS is ru_maxrss from wait4 (the largest single process of the tree, Linux semantics) and
@@ -66,6 +68,18 @@ PHASE_ROWS = {
     "history": "history (git, read while resolving; then written)",
 }
 GRAPH_ROW = "graph (first search builds the cache, minus a warm search)"
+#: a one-file refresh's phases (its phase log: hook, parse, write 1, fts 1, parse, resolve,
+#: deep-edges, end); "after" is the second `parse`, between the batch and resolution
+REFRESH_ROWS = {
+    "outside": "interpreter start, imports up to the hook, closing the index, exit",
+    "hook": "open the index, list and stat the files (git ls-files)",
+    "parse": "parse (tree-sitter's imports, the query's compile, extract)",
+    "write": "write (files, symbols, refs, edges, deep tokens)",
+    "fts": "FTS rows, and the batch's commit",
+    "after": "git HEAD, the resolution modules' imports",
+    "resolve": "resolve",
+    "deep-edges": "deep edges, hubs, graph log, the commits",
+}
 
 
 def phase_seconds(log: Path) -> dict[str, float]:
@@ -76,6 +90,23 @@ def phase_seconds(log: Path) -> dict[str, float]:
         key = name.split(" ", 1)[0]
         if key in PHASE_ROWS:
             out[key] = out.get(key, 0.0) + float(t_next) - float(t)
+    return out
+
+
+def refresh_phases(log: Path, wall_s: float) -> dict[str, float]:
+    """Seconds per REFRESH_ROWS row of one refresh; `outside` is the wall time its phase log
+    does not cover (before `hook`, after `end`)."""
+    lines = [ln.split(" ", 2) for ln in log.read_text().splitlines()] if log.exists() else []
+    out: dict[str, float] = {}
+    written = False
+    for (t, _, name), (t_next, _, _) in pairwise(lines):
+        key = name.split(" ", 1)[0]
+        written = written or key == "write"
+        key = "after" if key == "parse" and written else key
+        if key in REFRESH_ROWS:
+            out[key] = out.get(key, 0.0) + float(t_next) - float(t)
+    if lines:
+        out["outside"] = wall_s - (float(lines[-1][0]) - float(lines[0][0]))
     return out
 
 
@@ -199,16 +230,23 @@ def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
     hook = [gq, "index", "--hook"]  # the refresh every commit runs, from the repository root
     for _ in range(runs):
         noop.runs.append(check(run_measured(hook, cwd=copy), "graphiq-ci index --hook"))
+    refresh: list[dict[str, float]] = []
     for i in range(runs):
         append_comment(copy / rel, i)
-        one.runs.append(check(run_measured(hook, cwd=copy), "graphiq-ci index --hook"))
+        log.unlink(missing_ok=True)
+        one.runs.append(check(run_measured(hook, cwd=copy,
+                                           env={**os.environ, "GRAPHIQ_PHASE_LOG": str(log)}),
+                              "graphiq-ci index --hook"))
+        refresh.append(refresh_phases(log, one.runs[-1].wall_s))
     stats = check(run_measured([gq, "stats", "--repo", str(copy), "--json"]), "graphiq-ci stats")
     counts = json.loads(stats.stdout)
     return {"full": full, "noop": noop, "one": one, "files": counts.get("files"),
             "symbols": counts.get("symbols"), "reported_s": C.median(reported),
             "one_out": one.runs[-1].stdout.strip(), "size_mb": du_mb(copy / ".graphiq"),
             "phases": {row: C.median([p.get(key, 0.0) for p in phases])
-                       for key, row in PHASE_ROWS.items()} | {GRAPH_ROW: C.median(graph)}}
+                       for key, row in PHASE_ROWS.items()} | {GRAPH_ROW: C.median(graph)},
+            "refresh": {row: C.median([p.get(key, 0.0) for p in refresh])
+                        for key, row in REFRESH_ROWS.items()}}
 
 
 def bench_codegraph(copy: Path, rel: Path, runs: int) -> dict[str, object]:
@@ -274,6 +312,16 @@ def phase_table(g: dict[str, object], runs: int) -> str:
     return "\n".join(lines)
 
 
+def refresh_table(g: dict[str, object], runs: int, rel: Path) -> str:
+    """graphiq-ci's one-file refresh by phase (medians of `runs`, ms), from its phase log."""
+    phases = g["refresh"]
+    assert isinstance(phases, dict)
+    lines = [f"| graphiq-ci one-file refresh (`{rel}`), phase (median of {runs}) | ms |",
+             "|---|---|"]
+    lines += [f"| {row} | {f2(s and s * 1000, '{:.0f}')} |" for row, s in phases.items()]
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,6 +362,8 @@ def main() -> int:
     print(table(g, cg, args.runs))
     print()
     print(phase_table(g, args.runs))
+    print()
+    print(refresh_table(g, args.runs, rel))
     if note:
         print(f"\n{note}")
     return 0
