@@ -160,23 +160,25 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
     else:
         t = NameTable.load_files(store)
         in_files = f"file_id IN ({','.join(map(str, file_ids)) or 'NULL'})"
-        srcs = {r[0] for r in conn.execute(
-            f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {in_files}")}
+        # (source, its file) of each reference to resolve again
+        found = set(conn.execute(
+            f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE {in_files}"))
         # every symbol of the files, and the files' own: a re-parse kept their ids and edges,
         # also of those whose references are gone now
-        srcs |= {-f for f in file_ids} | {r[0] for r in conn.execute(
-            f"SELECT id FROM symbols WHERE kind != 'file' AND {in_files}")}
+        found |= {(-f, f) for f in file_ids} | set(conn.execute(
+            f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
         for column, values in (("name", names), ("receiver_type", t.types_over(store, file_ids))):
             for chunk in _chunks(sorted(values), 500):
-                srcs |= {r[0] for r in conn.execute(
-                    f"SELECT DISTINCT coalesce(src_id, -file_id) FROM refs WHERE {column} IN "
-                    f"({','.join('?' * len(chunk))})", chunk)}
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted_srcs (src INTEGER PRIMARY KEY)")
-        conn.execute("DELETE FROM wanted_srcs")
-        conn.executemany("INSERT INTO wanted_srcs VALUES (?)", [(s,) for s in srcs])
-        rows = conn.execute(
-            f"{select} WHERE src_id IN wanted_srcs "
-            "OR (src_id IS NULL AND -file_id IN wanted_srcs)").fetchall()
+                found |= set(conn.execute(
+                    f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
+                    f"{column} IN ({','.join('?' * len(chunk))})", chunk))
+        srcs = {src for src, _ in found}
+        # a source's references are all in its file: read those files' (by the refs_file
+        # index) rather than scan every reference for the sources
+        rows = [row for part in _chunks(sorted({f for _, f in found}), 500)
+                for row in conn.execute(
+                    f"{select} WHERE file_id IN ({','.join('?' * len(part))})", part)
+                if row[2] in srcs]
         t.add_symbols_of(store, {r[1] for r in rows})
         t.add_names(store, _looked_up(t, rows), pairs)
     involved_files = {r[1] for r in rows}
