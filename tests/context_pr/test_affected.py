@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .shop import Repo, clean_env, graphiq, make_shop
+from .shop import Repo, clean_env, feature_branch, graphiq, make_shop
 
 TEST_CHECKOUT = '''from checkout import checkout
 
@@ -228,20 +228,15 @@ def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_pa
     their file is named after what they test: `test/res.send.js` for `res.send`,
     `tests/test_parse.py` for `parse.py`. A suite named after what did not change stays out.
     `affected` and the PR comment list the same files."""
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", {
+    repo = feature_branch(tmp_path / "repo", {
         "lib/response.js": RESPONSE_JS,
         "test/res.send.js": HTTP_TEST.format(name="send"),
         "test/res.json.js": HTTP_TEST.format(name="json"),
         "parse.py": "def parse(text):\n    return [int(x) for x in text.split(',')]\n",
         "tests/test_parse.py": PARSE_CLI_TEST,
         "tests/test_format.py": PARSE_CLI_TEST.replace("parse_from", "format_from"),
-    })
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit("lib/response.js", "String(body)", "Buffer.from(String(body))")
-    repo.edit("parse.py", "int(x)", "int(x.strip())")
-    repo.commit("send bytes, parse padded numbers")
+    }, ("lib/response.js", "String(body)", "Buffer.from(String(body))"),
+        ("parse.py", "int(x)", "int(x.strip())"))
 
     out = affected(repo, "--format", "json")
 
@@ -268,20 +263,16 @@ def test_a_test_file_named_after_a_changed_file_or_definition_is_affected(tmp_pa
 def test_a_name_many_test_files_share_picks_the_nearest_folder_or_none(tmp_path: Path) -> None:
     """`test_tutorial001.py` sits in one folder per chapter: the one whose folders match the
     changed example's is meant. `test_helpers.py` in four unrelated folders says nothing."""
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
     chapters = ("arguments", "options", "commands")
     files = {f"docs_src/{c}/tutorial001.py": f"def main():\n    return '{c}'\n" for c in chapters}
-    files |= {f"tests/test_tutorial/test_{c}/test_tutorial001.py":
-              "def test_runs():\n    assert True\n" for c in chapters}
+    # the suites run the examples in a subprocess, as typer's do: no call edge reaches them
+    files |= {f"tests/test_tutorial/test_{c}/test_tutorial001.py": CLI_TEST for c in chapters}
     files["app/helpers.py"] = "def helper():\n    return 1\n"
-    files |= {f"tests/{area}/test_helpers.py": "def test_helper():\n    assert True\n"
+    files |= {f"tests/{area}/test_helpers.py": CLI_TEST
               for area in ("billing", "shipping", "search", "auth")}
-    repo.commit("start", files)
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.edit("docs_src/options/tutorial001.py", "'options'", "'options!'")
-    repo.edit("app/helpers.py", "1", "2")
-    repo.commit("louder options, helper 2")
+    repo = feature_branch(tmp_path / "repo", files,
+                          ("docs_src/options/tutorial001.py", "'options'", "'options!'"),
+                          ("app/helpers.py", "1", "2"))
 
     out = affected(repo, "--format", "json")
 
