@@ -34,25 +34,18 @@
                  (pointer_declarator declarator: (field_identifier) @name)
                  (array_declarator declarator: (field_identifier) @name)]) @definition.field)
 
-; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header).
-([(translation_unit
-    (declaration
-      declarator: [(identifier) @name
-                   (pointer_declarator declarator: (identifier) @name)
-                   (array_declarator declarator: (identifier) @name)
-                   (init_declarator
-                     declarator: [(identifier) @name
-                                  (pointer_declarator declarator: (identifier) @name)
-                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)
-  (preproc_ifdef
-    (declaration
-      declarator: [(identifier) @name
-                   (pointer_declarator declarator: (identifier) @name)
-                   (array_declarator declarator: (identifier) @name)
-                   (init_declarator
-                     declarator: [(identifier) @name
-                                  (pointer_declarator declarator: (identifier) @name)
-                                  (array_declarator declarator: (identifier) @name)])]) @definition.variable)])
+; File-level variables (also inside #if blocks, e.g. `extern` declarations in a header). The
+; parents are checked in extract.py (`#has-parent?`), as in cpp.scm, instead of repeating the
+; pattern under each of them.
+((declaration
+   declarator: [(identifier) @name
+                (pointer_declarator declarator: (identifier) @name)
+                (array_declarator declarator: (identifier) @name)
+                (init_declarator
+                  declarator: [(identifier) @name
+                               (pointer_declarator declarator: (identifier) @name)
+                               (array_declarator declarator: (identifier) @name)])]) @definition.variable
+ (#has-parent? @definition.variable translation_unit preproc_ifdef))
 
 ; Type references where a type is used (type_identifier also names typedefs and tags).
 ([(parameter_declaration type: (type_identifier) @name @reference.type)
