@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
-from graphiq_ci.store import Store
+from graphiq_ci.store import Store, chunks
 
 _TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
 _TYPE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_TYPE_KIND_VALUES))
@@ -94,7 +94,7 @@ class NameTable:
 
     def add_symbols_of(self, store: Store, file_ids: set[int]) -> None:
         """The qualified names of `file_ids`' symbols: the scopes their references are in."""
-        for part in _chunks(sorted(file_ids)):
+        for part in chunks(sorted(file_ids)):
             for sid, fid, qualified in store.conn.execute(
                 "SELECT id, file_id, qualified FROM symbols WHERE kind != 'file' AND file_id "
                 f"IN ({','.join('?' * len(part))})", part,
@@ -105,10 +105,10 @@ class NameTable:
     def add_names(self, store: Store, names: set[str], pairs: dict[int, int]) -> None:
         """Every definition of `names`, folded as a full load folds it (folding looks at one
         name's definitions at a time, and a declaration's pair by its ids)."""
-        rows = [row for part in _chunks(sorted(names)) for row in store.conn.execute(
+        rows = [row for part in chunks(sorted(names)) for row in store.conn.execute(
             "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols "
             f"WHERE kind != 'file' AND name IN ({','.join('?' * len(part))})", part)]
-        for part in _chunks(sorted(pairs.keys() | pairs.values())):
+        for part in chunks(sorted(pairs.keys() | pairs.values())):
             self.file_of_symbol.update(store.conn.execute(
                 f"SELECT id, file_id FROM symbols WHERE id IN ({','.join('?' * len(part))})",
                 part))
@@ -191,7 +191,7 @@ class NameTable:
         bases: a call through any of these may resolve differently once those files change
         (a base class swapped, a member moved), so its reference is resolved again. Read from
         the store before folding: a folded-away type only adds references to resolve again."""
-        here = {q.rsplit(".", 1)[-1] for part in _chunks(sorted(file_ids))
+        here = {q.rsplit(".", 1)[-1] for part in chunks(sorted(file_ids))
                 for (q,) in store.conn.execute(
                     f"SELECT qualified FROM symbols WHERE kind IN ({_TYPE_KINDS_SQL}) AND "
                     f"file_id IN ({','.join('?' * len(part))})", part)}
@@ -224,8 +224,3 @@ class NameTable:
             if hits:
                 return self.file_by_path[hits[0]]
         return None
-
-
-def _chunks(items: list[int] | list[str], n: int = 500) -> list[list]:  # type: ignore[type-arg]
-    """SQLite's variable limit: at most `n` values per `IN (...)`."""
-    return [items[i : i + n] for i in range(0, len(items), n)]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from graphiq_ci.index.names import Def, NameTable
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
-from graphiq_ci.store import Store
+from graphiq_ci.store import Store, chunks
 
 #: Edge kinds derived from references, regenerated per source symbol.
 REF_EDGES = (
@@ -168,14 +168,14 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         found |= {(-f, f) for f in file_ids} | set(conn.execute(
             f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
         for column, values in (("name", names), ("receiver_type", t.types_over(store, file_ids))):
-            for chunk in _chunks(sorted(values), 500):
+            for chunk in chunks(sorted(values)):
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
                     f"{column} IN ({','.join('?' * len(chunk))})", chunk))
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources
-        rows = [row for part in _chunks(sorted({f for _, f in found}), 500)
+        rows = [row for part in chunks(sorted({f for _, f in found}))
                 for row in conn.execute(
                     f"{select} WHERE file_id IN ({','.join('?' * len(part))})", part)
                 if row[2] in srcs]
@@ -245,7 +245,7 @@ def _replace_edges(store: Store, src_ids: list[int] | None,
     if src_ids is None:
         existing = conn.execute(select).fetchall()
     else:
-        existing = [row for chunk in _chunks(src_ids, 500) for row in conn.execute(
+        existing = [row for chunk in chunks(src_ids) for row in conn.execute(
             f"{select} AND src_id IN ({','.join('?' * len(chunk))})", chunk)]
     kept: set[tuple[int, int, str]] = set()
     stale: list[int] = []
@@ -255,7 +255,7 @@ def _replace_edges(store: Store, src_ids: list[int] | None,
             kept.add(key)
         else:
             stale.append(rowid)
-    for part in _chunks(stale, 500):
+    for part in chunks(stale):
         conn.execute(f"DELETE FROM edges WHERE rowid IN ({','.join('?' * len(part))})", part)
     conn.executemany(
         "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
@@ -290,7 +290,7 @@ def _naming_convention_tests(t: NameTable, rows: list[_Row],
 
 def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _FileImports]:
     out: dict[int, _FileImports] = defaultdict(_FileImports)
-    for chunk in _chunks(sorted(file_ids), 500):
+    for chunk in chunks(sorted(file_ids)):
         for file_id, src_id, name, alias in store.conn.execute(
             f"SELECT file_id, src_id, name, alias FROM refs WHERE kind = 'imports' AND file_id "
             f"IN ({','.join('?' * len(chunk))})", chunk,
@@ -307,8 +307,3 @@ def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _
             for bound in filter(None, alias.split(",")):
                 imp.bind(scope, bound.rsplit(".", 1)[-1], target)
     return out
-
-
-def _chunks(items: list[int] | list[str], n: int) -> list[list]:  # type: ignore[type-arg]
-    return [items[i : i + n] for i in range(0, len(items), n)]
-

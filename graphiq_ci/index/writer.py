@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
-from graphiq_ci.store import Store
+from graphiq_ci.store import Store, chunks
 from graphiq_ci.text import tokens
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
@@ -60,15 +60,13 @@ class Writer:
                 "(SELECT id FROM symbols WHERE file_id = ?)", (file_id,)))
         ids = [r[0] for r in old]
         gone = [sid for sid in ids if sid not in kept]
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk : chunk + 500]
+        for part in chunks(ids):
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
             conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
         # A kept id keeps its edges: what writes each kind writes only the difference
         # (`_write_contains`, resolve's `_replace_edges`, the deep edges of its tokens).
-        for chunk in range(0, len(gone), 500):
-            part = gone[chunk : chunk + 500]
+        for part in chunks(gone):
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
             conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
@@ -181,8 +179,7 @@ class Writer:
         wanted = set(contains)
         kept: set[tuple[int, int]] = set()
         stale: list[tuple[int]] = []
-        for chunk in range(0, len(kept_ids), 500):
-            part = kept_ids[chunk : chunk + 500]
+        for part in chunks(kept_ids):
             for rowid, src, dst in conn.execute(
                     "SELECT rowid, src_id, dst_id FROM edges WHERE kind = 'contains' AND src_id "
                     f"IN ({','.join('?' * len(part))})", part):

@@ -6,9 +6,10 @@ from graphiq_ci.store.connection import (
     DB_NAME,
     INDEX_DIR,
     Store,
+    chunks,
     create_store,
     index_dir,
     open_store,
 )
 
-__all__ = ["DB_NAME", "INDEX_DIR", "Store", "create_store", "index_dir", "open_store"]
+__all__ = ["DB_NAME", "INDEX_DIR", "Store", "chunks", "create_store", "index_dir", "open_store"]

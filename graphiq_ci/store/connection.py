@@ -7,8 +7,9 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.store.schema import DDL, SCHEMA_VERSION
@@ -16,6 +17,7 @@ from graphiq_ci.store.schema import DDL, SCHEMA_VERSION
 INDEX_DIR = ".graphiq"
 DB_NAME = "graphiq.db"
 BUSY_TIMEOUT_MS = 30_000
+T = TypeVar("T")
 
 
 def index_dir(repo_root: Path) -> Path:
@@ -251,3 +253,12 @@ def _open_lock(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+#: values per `IN (...)`: SQLite caps the variables of one statement (999 before 3.32)
+IN_CHUNK = 500
+
+
+def chunks(items: Sequence[T], n: int = IN_CHUNK) -> list[Sequence[T]]:
+    """`items` in runs of at most `n`, for statements that take them as `IN (?, ?, …)`."""
+    return [items[i : i + n] for i in range(0, len(items), n)]
