@@ -62,9 +62,11 @@ def _context(a: argparse.Namespace) -> int:
             ctx = build_context(a.repo, text, opts, diff=a.diff, base=a.base, workspace=ws)
         for note in ctx.notes:
             echo(f"graphiq-ci: {note}", err=True)
-        if not ctx.files and not ctx.symbols:
-            raise _NothingFound(nothing_found(ctx.stats))
         budget = a.max_tokens or budgets.max_tokens
+        if not ctx.files and not ctx.symbols:
+            # a script reading --format json still gets the document, its lists empty
+            raise _NothingFound(nothing_found(ctx.stats), render_json(
+                ctx, render_text(ctx, "prompt", max_tokens=budget)) if a.fmt == "json" else "")
         if a.fmt == "json":
             return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
         # PR mode reads changed → callers → tests; the task view has no such sections.
@@ -80,10 +82,17 @@ def _context(a: argparse.Namespace) -> int:
         out = guarded(run)
     except _NothingFound as exc:
         echo(f"graphiq-ci: {exc}", err=True)
+        if exc.output:
+            echo(exc.output, nl=not exc.output.endswith("\n"))
         return 1
     echo(out, nl=not out.endswith("\n"))
     return 0
 
 
 class _NothingFound(Exception):
-    pass
+    """Nothing relevant: exit 1 with a one-line reason, and `output` (the JSON document with
+    its lists empty, for --format json; else nothing) on stdout."""
+
+    def __init__(self, reason: str, output: str = "") -> None:
+        super().__init__(reason)
+        self.output = output

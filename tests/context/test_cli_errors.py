@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,12 @@ def test_an_unknown_format_is_a_usage_error(shop_root: Path) -> None:
     proc = run_cli("context", "refund", "--repo", str(shop_root), "--format", "yaml")
     assert proc.returncode == 2
     assert "unknown format" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_json_that_finds_nothing_is_still_a_json_document(shop_root: Path) -> None:
+    proc = run_cli("context", "ZzqxFrobnicator", "--repo", str(shop_root), "--format", "json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["files"] == [] and doc["symbols"] == [] and doc["snippets"] == []
+    assert doc["query"] == "ZzqxFrobnicator" and "# Task" in doc["prompt"]
+    assert sum("nothing relevant" in line for line in proc.stderr.splitlines()) == 1
