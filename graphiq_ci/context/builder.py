@@ -144,7 +144,8 @@ def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[Context
     The units are not held to the per-file cap: their score already weighs their file's rank,
     and a change usually touches several definitions of its best file (capping them at 5 let
     weaker files' units take their place: symbol Recall@20 0.708 / 0.643 on dev / dev2, 0.725 /
-    0.681 without the cap). The neighbours after them still spread over files."""
+    0.681 without the cap). The neighbours after them still spread over files, and leave out
+    a definition whose code repeats a unit's word for word (`code.copies`)."""
     kept = Kept(g, budget)
     lead: list[ContextSymbol] = []
     for u in code.units:
@@ -159,6 +160,6 @@ def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[Context
                 role="entry" if len(lead) < ENTRY_POINTS else "related"))
     for s in neighbours:
         pos = g.pos_of_id.get(s.id)
-        if pos is not None and kept.add(pos):
+        if pos is not None and s.id not in code.copies and kept.add(pos):
             lead.append(replace(s, role="test" if s.role == "test" else "related"))
     return lead

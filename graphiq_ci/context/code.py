@@ -105,7 +105,28 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
             units.append(CodeUnit(f.path, f.path, f.path, "module", outside[0][0],
                                   outside[-1][1], outside, share[f.path] * MODULE_PRIOR))
     units.sort(key=lambda u: (-u.score, u.file, u.line))
-    return CodeCandidates(_lift_linked(g, units), sources, languages)
+    kept = _once(units, sources)
+    copies = frozenset(u.symbol_id for u in units if u.symbol_id) - {u.symbol_id for u in kept}
+    return CodeCandidates(_lift_linked(g, kept), sources, languages, copies)
+
+
+def _once(units: list[CodeUnit], sources: dict[str, list[str]]) -> list[CodeUnit]:
+    """Each piece of code once: a unit whose lines read exactly as a better unit's (a
+    generated or vendored copy, such as zod's `deno/lib/` mirror of `src/`) is dropped, and
+    the unit kept says where the copy is. Showing it twice tells the reader nothing new and
+    took up to a third of a 2,000-token prompt; in the symbol list it took a slot."""
+    first: dict[tuple[str, ...], CodeUnit] = {}
+    kept = []
+    for u in units:
+        lines = sources[u.file]
+        text = tuple(stripped for a, b in u.runs for n in range(a, b + 1)
+                     if (stripped := lines[n - 1].strip()))
+        original = first.setdefault(text, u)
+        if original is u:
+            kept.append(u)
+        elif len(original.reasons) < 8:
+            original.reasons.append(f"the same code is in {u.file}")
+    return kept
 
 
 def _lift_linked(g: GraphIndex, units: list[CodeUnit]) -> list[CodeUnit]:
@@ -174,7 +195,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
                                groups[0][1] if groups else 1.0)
     ids = {u.symbol_id for u in lead if u.symbol_id}
     return CodeCandidates(lead + [u for u in code.units if u.symbol_id not in ids],
-                          sources, languages)
+                          sources, languages, code.copies)
 
 
 def _changed_elsewhere(lead: list[CodeUnit], changed_lines: dict[str, set[int]],

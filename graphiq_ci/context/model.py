@@ -97,6 +97,8 @@ class CodeCandidates:
     units: list[CodeUnit]  # best first
     sources: dict[str, list[str]]  # path → its lines, read fresh from the work tree
     languages: dict[str, str]
+    #: symbol ids whose code repeats a unit's word for word: neither shown nor listed
+    copies: frozenset[int] = frozenset()
 
 
 @dataclass
