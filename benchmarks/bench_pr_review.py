@@ -261,6 +261,7 @@ def main() -> int:
         source = C.BENCH_DIR / "tasks" / f"{args.split}.jsonl"
         tasks = mine([json.loads(line) for line in source.open() if line.strip()])
         mined = C.WORK / f"pr-review-{args.split}.jsonl"
+        mined.parent.mkdir(parents=True, exist_ok=True)  # a fresh BENCH_WORK
         mined.write_text("".join(json.dumps(t) + "\n" for t in tasks))
         print(f"mined {len(tasks)} tasks from {source} into {mined}", file=sys.stderr)
     tasks = [t for t in tasks if not args.repo or t["repo"] in args.repo][: args.limit]
