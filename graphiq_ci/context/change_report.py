@@ -1,10 +1,10 @@
 """What a reviewer asks of each change: how big, who calls it, and which callers the PR left.
 
 `changed_file_lines` counts each changed file's added and removed lines (code or not: a
-CHANGELOG edit counts too). `symbol_changes` reports, per changed definition, whether its
-signature moved, how many callers it has in the repository, and each call site with whether
-this PR touched the caller. A signature change whose callers the PR did not update is the
-warning no peer gives: those are the places that may now be wrong.
+CHANGELOG edit counts too). `symbol_changes` reports, per changed definition, whether the
+branch added it or moved its signature, how many callers it has in the repository, and each
+call site with whether this PR touched the caller. A signature change whose callers the PR did
+not update is the warning no peer gives: those are the places that may now be wrong.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def signature_lines(lines: list[str], line: int, end_line: int) -> range:
 
 
 def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
-                   changed_lines: dict[str, set[int]],
+                   hunks: dict[str, list[Hunk]], changed_lines: dict[str, set[int]],
                    sources: dict[str, list[str]]) -> list[SymbolChange]:
     """`sources`: files already read (the code units'), added to as more are needed."""
     out = []
@@ -57,14 +57,23 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
         touched = changed_lines.get(path, set())
         if path not in sources:
             sources[path] = read_lines(root, path)
-        signature = (g.kinds[i] in _CALLABLES and bool(
+        added = _inserted(hunks.get(path, []), g.lines[i], g.end_lines[i])
+        signature = (not added and g.kinds[i] in _CALLABLES and bool(
             touched & set(signature_lines(sources[path], g.lines[i], g.end_lines[i]))))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
         sites = [CallSite(p.qualified, p.file, p.at or p.line, _updated(p.file, p.line,
                                                                       p.end_line, changed_lines))
                  for p in relations(store, g, i, limit=MAX_CALL_SITES).callers]
-        out.append(SymbolChange(g.ids[i], signature, len(callers), sites))
+        out.append(SymbolChange(g.ids[i], signature, len(callers), sites, added))
     return out
+
+
+def _inserted(hunks: list[Hunk], line: int, end_line: int) -> bool:
+    """The definition lies inside lines the branch inserted (a hunk that removed nothing): it
+    is new, so its signature did not change and no caller was left behind. Every line of its
+    signature is a changed line, which read as "signature changed" before."""
+    return any(h.old_count == 0 and h.new_start <= line and end_line < h.new_start + h.new_count
+               for h in hunks)
 
 
 def _updated(path: str, line: int, end_line: int, changed_lines: dict[str, set[int]]) -> bool:

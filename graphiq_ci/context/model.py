@@ -28,6 +28,7 @@ class SymbolChange:
     signature_changed: bool
     callers: int  # every caller in the repository
     call_sites: list[CallSite]  # the first few, with the call's line
+    added: bool = False  # new on the branch: no signature changed, no caller left behind
 
     @property
     def not_updated(self) -> list[CallSite]:
