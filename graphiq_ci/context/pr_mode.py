@@ -6,6 +6,7 @@ callers (impact), callees and the tests that reach them are added under the same
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
@@ -97,9 +98,16 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     # the files already changed.
     text = task.strip() or f"Changes to {names or ', '.join(diff.paths[:10])}"
     boosts = git_boosts(store, w, diff)
-    for path, share in impact_by_file(g, changed).items():
+    impact = impact_by_file(g, changed)
+    for path, share in impact.items():
         boosts.per_file.setdefault(path, {})["impact"] = round(w["impact"] * share, 4)
     ctx = assemble(store, g, root, text, opts, boosts)
+    if not task.strip():
+        # The query was made up from the change's names or paths: its lexical matches
+        # elsewhere (`requests` is in every file of psf/requests) are not where the PR reaches,
+        # so the code shown stays in the changed files and those linked to the change.
+        reach = set(diff.paths) | set(impact)
+        ctx.code = replace(ctx.code, units=[u for u in ctx.code.units if u.file in reach])
     budget = opts.max_nodes
     chosen: dict[str, list[int]] = {}
     chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]

@@ -17,7 +17,7 @@ import pytest
 from graphiq_ci.context.model import Context, ContextSymbol
 from graphiq_ci.render import render_text
 
-from .shop import Repo, clean_env, graphiq, make_shop
+from .shop import FILES, Repo, clean_env, feature_branch, graphiq, make_shop
 
 
 @pytest.fixture
@@ -277,3 +277,34 @@ def test_the_comment_lists_the_sections_not_the_roles() -> None:
     tests = text.split("Tests that reach the changed code")[1].split("</details>")[0]
     assert "test_charge" in tests and "test_cookie_words" not in text
     assert "**1** tests reaching them" in text
+
+
+REPORTS = '''"""Monthly reports: totals of every charge, charge by charge."""
+
+
+def charge_report(charges):
+    """The charge report: each charge and the charge total."""
+    lines = [f"charge {c['amount']}" for c in charges]
+    return "\\n".join(lines + [f"charges: {sum(c['amount'] for c in charges)}"])
+'''
+
+
+def test_without_a_task_the_code_shown_stays_where_the_change_reaches(tmp_path: Path) -> None:
+    """With no task text the query is made up from the changed names ("charge"); a file that
+    only shares that word is listed among the files but its code is not shown: the code is
+    the change, its callers and tests, and the rest of the files the change reaches."""
+    files = {**FILES, "reports.py": REPORTS}
+    repo = feature_branch(tmp_path / "repo", files, (
+        "billing.py", '        raise ValueError("amount must be positive")\n',
+        '        raise ValueError("amount must be positive")\n    amount = round(amount, 2)\n'))
+
+    data = json.loads(graphiq("context", "--format", "json", "--max-tokens", "4000",
+                              cwd=repo.path).stdout)
+
+    shown = {s["file"] for s in data["snippets"]}
+    assert {"billing.py", "checkout.py"} <= shown, shown
+    assert "reports.py" not in shown
+    assert "def charge_report" not in data["prompt"]
+    with_task = json.loads(graphiq("context", "charge report totals", "--diff", "--format",
+                                   "json", "--max-tokens", "4000", cwd=repo.path).stdout)
+    assert "reports.py" in {s["file"] for s in with_task["snippets"]}
