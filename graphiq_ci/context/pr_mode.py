@@ -11,7 +11,7 @@ from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
-from graphiq_ci.context.code import lead_units, read_lines
+from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, reaching_tests
@@ -31,11 +31,10 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff
+def branch_change(g: GraphIndex, hunks: dict[str, list[Hunk]], diff: BranchDiff
                   ) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on
-    the new side (a deletion marks the line after it), so the code shown can include them.
-    A changed line that is blank changes no symbol."""
+    the new side (a deletion marks the line after it), so the code shown can include them."""
     if not diff.files or diff.base_commit is None:
         return [], {}
     indexed = set(g.paths)
@@ -44,12 +43,7 @@ def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff:
     mine = [i for i in range(len(g.ids)) if g.file_of[i] in wanted and g.kinds[i] != "file"]
     spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i]) for i in mine]
     hunks = {p: hunks[p] for p in paths if p in hunks}
-    blank: dict[str, set[int]] = {}
-    for path, hs in hunks.items():
-        text = read_lines(root, path)
-        blank[path] = {n for h in hs for n in h.new_lines
-                       if n <= len(text) and not text[n - 1].strip()}
-    found = changed_symbols(hunks, spans, blank)
+    found = changed_symbols(hunks, spans)
     key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in mine}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
     lines = {path: {n for h in hs for n in (h.new_lines or [max(1, h.new_start + 1)])}
@@ -91,7 +85,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
-    changed, changed_lines = branch_change(g, root, hunks, diff)
+    changed, changed_lines = branch_change(g, hunks, diff)
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from graphiq_ci.vcs.hunks import Hunk
@@ -64,18 +63,14 @@ def _deletion_owner(spans: Sequence[Span], after: int) -> Span | None:
 
 
 def changed_symbols(
-    hunks: Mapping[str, Sequence[Hunk]], spans: Iterable[Span],
-    blank: Mapping[str, AbstractSet[int]] | None = None,
+    hunks: Mapping[str, Sequence[Hunk]], spans: Iterable[Span]
 ) -> list[ChangedSymbol]:
     """Attribute each changed line to the innermost symbol span containing it.
 
     Within a hunk the first min(old, new) lines count as modified, the surplus as
     added or removed. Lines outside every span (imports, module code) are not
-    reported, nor are `blank` lines (per path, new-side line numbers): the blank line
-    that comes with a new method sits inside its class, which did not change.
-    Result is ordered by path, then line.
+    reported. Result is ordered by path, then line.
     """
-    blank = blank or {}
     spans_by_path: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
         if span[0] in hunks:
@@ -96,10 +91,8 @@ def changed_symbols(
             lo, hi = hunk.new_start, hunk.new_start + max(hunk.new_count, 1)
             nearby = _by_size(s for s in file_spans if s[2] <= hi and s[3] >= lo)
             rewritten = min(hunk.old_count, hunk.new_count)
-            empty = blank.get(path, frozenset())
             for offset, line in enumerate(hunk.new_lines):
-                if line not in empty:
-                    charge(_innermost(nearby, line), 2 if offset < rewritten else 0)
+                charge(_innermost(nearby, line), 2 if offset < rewritten else 0)
             surplus_removed = hunk.old_count - rewritten
             if surplus_removed:
                 owner = (

@@ -107,13 +107,3 @@ def test_whole_function_deleted_between_others_belongs_to_nobody(new_repo):
 def test_lines_outside_every_span_are_ignored():
     assert changed_symbols({"p.py": [Hunk(0, 0, 1, 2)]}, [("p.py", "f", 5, 9)]) == []
     assert changed_symbols({"p.py": [Hunk(0, 0, 1, 2)]}, []) == []
-
-
-def test_a_blank_line_changes_no_symbol():
-    """A new method (lines 6-7) and the blank line before it (5), inside class C (1-7): only
-    the method changed; the class's own code did not."""
-    spans = [("p.py", "C", 1, 7), ("p.py", "C.m", 6, 7)]
-    hunks = {"p.py": [Hunk(4, 0, 5, 3)]}
-    assert changed_symbols(hunks, spans, {"p.py": {5}}) == [
-        ChangedSymbol("p.py", "C.m", 6, 7, added=2, removed=0, modified=0)]
-    assert [c.qualified for c in changed_symbols(hunks, spans)] == ["C", "C.m"]
