@@ -8,6 +8,7 @@ have gaps.
 
 from __future__ import annotations
 
+import gc
 import shutil
 from collections.abc import Callable, Iterator
 from itertools import pairwise
@@ -17,6 +18,8 @@ import pytest
 
 from graphiq_ci.index import run_index
 from graphiq_ci.search.graph import DEEP_CODES, GraphIndex, build
+from graphiq_ci.search.graph_cache import _dump, _load
+from graphiq_ci.search.graph_views import Adjacency, TermSets
 from graphiq_ci.store import Store, open_store
 from tests.search.graph_reference import reference_build
 from tests.search.test_graph_cache import SHOP, _observable
@@ -136,3 +139,26 @@ def test_an_edited_repository_equals_the_reference(
         assert list(g.ids) != list(range(g.ids[0], g.ids[0] + len(g.ids)))
     finally:
         store.close()
+
+
+def test_a_built_graph_is_the_array_form_the_cache_holds(shop_store: Store) -> None:
+    g = build(shop_store)
+    assert isinstance(g.terms, TermSets) and isinstance(g.name_terms, TermSets)
+    assert g.terms.vocab is g.name_terms.vocab and len(g.term_df) == len(g.terms.vocab)
+    assert isinstance(g.out, Adjacency) and isinstance(g.inc, Adjacency)
+    loaded = _load(_dump(g), g.generation)
+    assert loaded is not None and _observable(loaded) == _observable(g)
+
+
+def test_build_leaves_the_connection_as_it_found_it(shop_store: Store) -> None:
+    conn = shop_store.conn
+    assert gc.isenabled()
+    build(shop_store)
+    assert gc.isenabled() and not conn.in_transaction
+    assert conn.execute("SELECT name FROM temp.sqlite_master").fetchall() == []
+    conn.execute("BEGIN")  # inside a caller's read transaction (as `graph_update` reads)
+    try:
+        assert _observable(build(shop_store)) == _observable(reference_build(shop_store))
+        assert conn.in_transaction
+    finally:
+        conn.execute("COMMIT")
