@@ -39,6 +39,7 @@ from graphiq_ci.search.graph_views import (
     TermSets,
 )
 from graphiq_ci.store import Store
+from graphiq_ci.text import split_identifier, stem, tokens
 
 DECLARES_CODE = EDGE_CODES[EdgeKind.DECLARES.value]
 
@@ -106,8 +107,6 @@ class GraphIndex:
     def path_words(self) -> tuple[list[set[str]], dict[str, int]]:
         """Each path's stemmed words, and in how many paths each word occurs."""
         if self._path_words is None:
-            from graphiq_ci.text import stem, tokens
-
             words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in self.paths]
             df: dict[str, int] = defaultdict(int)
             for ws in words:
@@ -333,7 +332,5 @@ def edge_order(e: Edge) -> tuple[float, int, int]:
 
 
 def name_terms_of(name: str) -> frozenset[str]:
-    from graphiq_ci.text import split_identifier, stem
-
-    return frozenset(stem(p) for p in split_identifier(name))
+    return frozenset(map(stem, split_identifier(name)))  # called per symbol by `build`
 
