@@ -8,10 +8,18 @@ to the database and rebuilds it only when the index generation changes.
 
 from __future__ import annotations
 
+import gc
 import math
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+import operator
+import sqlite3
+import sys
+from array import array
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import accumulate, chain, compress, islice, repeat
 from typing import Any
 
 from graphiq_ci.model import EdgeKind
@@ -20,14 +28,18 @@ from graphiq_ci.search.graph_views import (
     DEEP_CODES,
     EDGE_CODES,
     EDGE_KINDS,
+    I32,
     STRUCTURAL_CODES,
+    U32,
+    Adjacency,
     Edge,
     LazyDict,
     NameIndex,
+    NeighborTerms,
     TermSets,
-    neighbor_terms_of,
 )
 from graphiq_ci.store import Store
+from graphiq_ci.text import split_identifier, stem, tokens
 
 DECLARES_CODE = EDGE_CODES[EdgeKind.DECLARES.value]
 
@@ -39,8 +51,9 @@ __all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex",
 class GraphIndex:
     """Parallel arrays indexed by a symbol's position `i` (not its database id).
 
-    `build` fills plain lists and dicts; a graph loaded from the cache holds arrays and the
-    lazy sequences and mappings above. Both read the same through these types.
+    A built, loaded or patched graph holds arrays and the lazy sequences and mappings of
+    `graph_views` (tests may build one of plain lists and dicts); all read the same through
+    these types.
     """
 
     generation: int = 0
@@ -94,8 +107,6 @@ class GraphIndex:
     def path_words(self) -> tuple[list[set[str]], dict[str, int]]:
         """Each path's stemmed words, and in how many paths each word occurs."""
         if self._path_words is None:
-            from graphiq_ci.text import stem, tokens
-
             words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in self.paths]
             df: dict[str, int] = defaultdict(int)
             for ws in words:
@@ -126,80 +137,167 @@ class GraphIndex:
 
 
 def build(store: Store) -> GraphIndex:
-    """Read symbols and edges once and derive every query-time structure."""
+    """Read symbols and edges once and derive every query-time structure, in the arrays a
+    graph loaded from the cache holds (`graph_cache._decode`).
+
+    Per-symbol Python objects (a frozenset and two edge lists each) made the first query at
+    1M symbols take 88 s and 6.1 GiB (issue #14); here SQLite numbers the symbols and sorts
+    the edges, and columns go into `array`s a batch at a time. Everything is read in one read
+    transaction, so the generation the graph is stamped with matches its rows.
+    """
     conn = store.conn
+    own = not conn.in_transaction
+    with _collector_paused():
+        if own:
+            conn.execute("BEGIN")
+        try:
+            return _build(store)
+        finally:
+            conn.execute("DROP TABLE IF EXISTS temp.graph_pos")
+            conn.execute("DROP TABLE IF EXISTS temp.graph_edge")
+            if own:
+                conn.execute("COMMIT")
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the duration: a batch's row tuples and term sets
+    die with it and make no cycles, yet the collector's passes over them were a third of
+    the build at 200k symbols."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class _Vocabulary(dict[str, int]):
+    """Term → vocabulary id, a new term taking the next id: `map(v.__getitem__, terms)` runs
+    in C except for a term seen for the first time."""
+
+    def __missing__(self, term: str) -> int:
+        self[term] = k = len(self)
+        return k
+
+
+def _build(store: Store) -> GraphIndex:
+    conn = store.conn
+    generation = store.generation
     paths: list[str] = []
     file_pos: dict[int, int] = {}
     for fid, path in conn.execute("SELECT id, path FROM files WHERE skip_reason = '' ORDER BY id"):
         file_pos[fid] = len(paths)
         paths.append(path)
-    file_symbol = [-1] * len(paths)
-    ids: list[int] = []
+    # positions follow symbol ids; SQLite numbers them so parents and edges join to positions
+    conn.execute("CREATE TEMP TABLE graph_pos (id INTEGER PRIMARY KEY, pos INTEGER NOT NULL)")
+    conn.execute("INSERT INTO graph_pos SELECT id, row_number() OVER (ORDER BY id) - 1 "
+                 "FROM symbols")
+    ids, file_of = array("q"), array(U32)
+    lines, end_lines, parent = array("q"), array("q"), array(I32)
     names: list[str] = []
     qualified: list[str] = []
     kinds: list[str] = []
-    file_of: list[int] = []
-    lines: list[int] = []
-    end_lines: list[int] = []
     visibility: list[str] = []
-    terms: list[frozenset[str]] = []
-    pos_of_id: dict[int, int] = {}
-    by_name: dict[str, list[int]] = {}
-    df: dict[str, int] = defaultdict(int)
-    parent_ids: list[int | None] = []
-    for sid, fid, name, qual, kind, line, end, vis, parent, text in conn.execute(
-        "SELECT id, file_id, name, qualified, kind, line, end_line, visibility, parent_id, terms "
-        "FROM symbols ORDER BY id"
-    ):
-        i = len(ids)
-        pos_of_id[sid] = i
-        ids.append(sid)
-        names.append(name)
-        qualified.append(qual)
-        kinds.append(kind)
-        file_of.append(file_pos.get(fid, 0))
-        lines.append(line)
-        end_lines.append(end)
-        visibility.append(vis)
-        parent_ids.append(parent)
-        term_set = frozenset(text.split())
-        terms.append(term_set)
-        for t in term_set:
-            df[t] += 1
-        if kind == "file":
-            file_symbol[file_of[i]] = i
-        by_name.setdefault(name.lower(), []).append(i)
-    idf = {t: idf_weight(c, len(ids)) for t, c in df.items()}
-    values = sorted(idf.values())
-    name_terms = [name_terms_of(name) for name in names]
-    out: list[list[Edge]] = [[] for _ in ids]
-    inc: list[list[Edge]] = [[] for _ in ids]
-    for src, dst, kind, weight in conn.execute("SELECT src_id, dst_id, kind, weight FROM edges"):
-        a, b = pos_of_id.get(src), pos_of_id.get(dst)
-        if a is None or b is None:
-            continue
-        code = EDGE_CODES[kind]
-        out[a].append((b, weight, code))
-        inc[b].append((a, weight, code))
-        if code in DEEP_CODES:  # deep edges are symmetric: stored once, walked both ways
-            out[b].append((a, weight, code))
-            inc[a].append((b, weight, code))
-    for adj in (out, inc):
-        for lst in adj:
-            lst.sort(key=edge_order)
-    neighbor_terms = [neighbor_terms_of(name_terms, out[i], inc[i]) for i in range(len(ids))]
-    most = max((len(out[i]) + len(inc[i]) for i in range(len(ids))), default=1) or 1
+    file_symbol = array(I32, [-1]) * len(paths)
+    vocab = _Vocabulary()
+    terms_off, terms_ids = array(U32, [0]), array(U32)
+    names_off, names_ids = array(U32, [0]), array(U32)
+    cur = conn.execute(  # a parent id of 0 is none, as `if parent_id` read it before
+        "SELECT s.id, s.file_id, s.name, s.qualified, s.kind, s.line, s.end_line, s.visibility, "
+        "coalesce(CASE WHEN s.parent_id THEN p.pos END, -1), s.terms "
+        "FROM symbols s LEFT JOIN graph_pos p ON p.id = s.parent_id ORDER BY s.id")
+    while batch := cur.fetchmany(_BATCH):
+        sid, fid, name, qual, kind, line, end, vis, par, text = zip(*batch, strict=True)
+        at = len(ids)
+        ids.extend(sid)
+        file_of.extend(map(file_pos.get, fid, repeat(0)))
+        names.extend(name)
+        qualified.extend(qual)
+        kinds.extend(map(sys.intern, kind))
+        lines.extend(line)
+        end_lines.extend(end)
+        visibility.extend(map(sys.intern, vis))
+        parent.extend(par)
+        _add_sets(vocab, terms_off, terms_ids, map(frozenset, map(str.split, text)))
+        _add_sets(vocab, names_off, names_ids, map(name_terms_of, name))
+        for i in compress(range(at, len(ids)), map("file".__eq__, kind)):
+            file_symbol[file_of[i]] = i  # the last file symbol of a path wins, as before
+    n = len(ids)
+    counts = Counter(terms_ids)  # a symbol's terms are distinct: how many symbols hold each
+    df = array(U32, map(counts.get, range(len(vocab)), repeat(0)))
+    del counts
+    words = list(vocab)
+    del vocab
+    name_terms = TermSets(words, names_off, names_ids)
+    out, inc = _adjacency(store, n)
+    degrees = list(map(operator.add, map(operator.sub, out.off[1:], out.off[:-1]),
+                       map(operator.sub, inc.off[1:], inc.off[:-1])))
+    most = math.log1p(max(degrees, default=1) or 1)
+    held = sorted((c for c in df if c), reverse=True)  # IDF falls as the count rises
     return GraphIndex(
-        generation=store.generation, ids=ids, names=names, qualified=qualified, kinds=kinds,
+        generation=generation, ids=ids, names=names, qualified=qualified, kinds=kinds,
         file_of=file_of, lines=lines, end_lines=end_lines, visibility=visibility,
-        parent=[pos_of_id.get(p, -1) if p else -1 for p in parent_ids],
-        terms=terms, name_terms=name_terms, neighbor_terms=neighbor_terms,
-        degree=[math.log1p(len(out[i]) + len(inc[i])) / math.log1p(most)
-                for i in range(len(ids))],
-        out=out, inc=inc, idf=idf, median_idf=values[len(values) // 2] if values else 0.0,
+        parent=parent, terms=TermSets(words, terms_off, terms_ids), name_terms=name_terms,
+        neighbor_terms=NeighborTerms(name_terms, out, inc),
+        degree=array("d", [math.log1p(c) / most for c in degrees]), out=out, inc=inc,
+        median_idf=idf_weight(held[len(held) // 2], n) if held else 0.0,
         paths=paths, path_is_test=[is_test_path(p) for p in paths], file_symbol=file_symbol,
-        by_name=by_name, pos_of_id=pos_of_id,
+        term_df=df, **lazy_lookups(ids, names, words, df),
     )
+
+
+_BATCH = 1 << 15  # rows fetched at a time: a batch's tuples are all that is held per row
+
+
+def _add_sets(vocab: _Vocabulary, off: array[int], flat: array[int],
+              sets: Iterable[frozenset[str]]) -> None:
+    """Append term sets to a CSR (offsets, flat vocabulary ids)."""
+    batch = list(sets)
+    flat.extend(map(vocab.__getitem__, chain.from_iterable(batch)))
+    off.extend(islice(accumulate(map(len, batch), initial=off[-1]), 1, None))
+
+
+def _adjacency(store: Store, n: int) -> tuple[Adjacency, Adjacency]:
+    """`out` and `inc` in CSR form, each list in `edge_order`, sorted by SQLite.
+
+    `graph_edge` holds every `out` entry (owner, neighbour, weight, code): each edge from its
+    source, and a deep edge also from its target, since deep edges are symmetric (stored
+    once, walked both ways). `inc` holds the same entries seen from the neighbour. Positions
+    follow ids, so ordering by position is `edge_order`'s tie-break. An edge at a symbol that
+    does not exist is no edge (the joins drop it).
+    """
+    conn = store.conn
+    kinds = list(EDGE_CODES.items())
+    code = "CASE e.kind " + "WHEN ? THEN ? " * len(kinds) + "END"
+    deep = [kind for kind, c in kinds if c in DEEP_CODES]
+    conn.execute("CREATE TEMP TABLE graph_edge (a INTEGER, b INTEGER, w REAL, k INTEGER)")
+    conn.execute(  # CROSS JOIN: one scan of `edges` in table order, positions looked up
+        f"WITH e AS (SELECT s.pos AS a, d.pos AS b, e.weight AS w, {code} AS k, "
+        f"e.kind IN ({', '.join('?' * len(deep))}) AS deep "
+        "FROM edges e CROSS JOIN graph_pos s CROSS JOIN graph_pos d "
+        "WHERE s.id = e.src_id AND d.id = e.dst_id) "
+        "INSERT INTO graph_edge SELECT a, b, w, k FROM e "
+        "UNION ALL SELECT b, a, w, k FROM e WHERE deep",
+        [*(x for kc in kinds for x in kc), *deep])
+    conn.execute("DROP TABLE graph_pos")
+    out = _csr(conn.execute("SELECT a, b, w, k FROM graph_edge ORDER BY a, w DESC, b, k"), n)
+    inc = _csr(conn.execute("SELECT b, a, w, k FROM graph_edge ORDER BY b, w DESC, a, k"), n)
+    return out, inc
+
+
+def _csr(rows: sqlite3.Cursor, n: int) -> Adjacency:
+    """Rows (owner, neighbour, weight, code) sorted by owner as one CSR of `n` lists."""
+    owners, to, weights, codes = array(U32), array(U32), array("d"), array("B")
+    while batch := rows.fetchmany(_BATCH):
+        a, b, w, k = zip(*batch, strict=True)
+        owners.extend(a)
+        to.extend(b)
+        weights.extend(w)
+        codes.extend(k)
+    off = array(U32, map(bisect_left, repeat(owners), range(n + 1)))
+    return Adjacency(off, to, weights, codes)
 
 
 def idf_weight(count: int, symbols: int) -> float:
@@ -234,7 +332,5 @@ def edge_order(e: Edge) -> tuple[float, int, int]:
 
 
 def name_terms_of(name: str) -> frozenset[str]:
-    from graphiq_ci.text import split_identifier, stem
-
-    return frozenset(stem(p) for p in split_identifier(name))
+    return frozenset(map(stem, split_identifier(name)))  # called per symbol by `build`
 

@@ -27,7 +27,7 @@ import zstandard
 
 from graphiq_ci.phases import phase
 from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build, lazy_lookups
-from graphiq_ci.search.graph_views import Adjacency, Edge, NeighborTerms, TermSets
+from graphiq_ci.search.graph_views import I32, U32, Adjacency, Edge, NeighborTerms, TermSets
 from graphiq_ci.store import Store, index_dir
 
 CACHE_NAME = "graph.bin.zst"
@@ -41,17 +41,15 @@ _FORMAT = 3
 #   per vocabulary id, how many symbols' terms hold it (0: a name term only): IDF is derived
 #   from it, and `graph_update` patches it.
 
-_I32 = next(c for c in "ilh" if array(c).itemsize == 4)  # signed: -1 marks "none"
-_U32 = _I32.upper()  # unsigned: a range check is one max()
 _STR = "s"
 _SECTIONS: tuple[tuple[str, str], ...] = (
-    ("ids", "q"), ("file_of", _U32), ("lines", _I32), ("end_lines", _I32), ("parent", _I32),
-    ("degree", "d"), ("path_is_test", "B"), ("file_symbol", _I32),
+    ("ids", "q"), ("file_of", U32), ("lines", I32), ("end_lines", I32), ("parent", I32),
+    ("degree", "d"), ("path_is_test", "B"), ("file_symbol", I32),
     ("names", _STR), ("qualified", _STR), ("kinds", _STR), ("visibility", _STR),
-    ("paths", _STR), ("vocab", _STR), ("df", _U32), ("median_idf", "d"),
-    ("terms.off", _U32), ("terms.ids", _U32), ("name_terms.off", _U32), ("name_terms.ids", _U32),
-    ("out.off", _U32), ("out.to", _U32), ("out.weight", "d"), ("out.code", "B"),
-    ("inc.off", _U32), ("inc.to", _U32), ("inc.weight", "d"), ("inc.code", "B"),
+    ("paths", _STR), ("vocab", _STR), ("df", U32), ("median_idf", "d"),
+    ("terms.off", U32), ("terms.ids", U32), ("name_terms.off", U32), ("name_terms.ids", U32),
+    ("out.off", U32), ("out.to", U32), ("out.weight", "d"), ("out.code", "B"),
+    ("inc.off", U32), ("inc.to", U32), ("inc.weight", "d"), ("inc.code", "B"),
 )
 _SWAP = sys.byteorder != "little"
 _MAX_PAYLOAD = 1 << 32  # a larger frame is not one this module wrote
@@ -83,28 +81,28 @@ def _numbers(code: str, values: Iterable[Any]) -> tuple[bytes, int]:
 
 def _csr_sets(sets: Sequence[frozenset[str]], vocab: dict[str, int]) -> list[tuple[bytes, int]]:
     if isinstance(sets, TermSets) and len(vocab) == len(sets.vocab):  # `_vocab` made it so
-        return [_numbers(_U32, sets.off), _numbers(_U32, sets.ids)]
-    off = array(_U32, [0])
-    flat = array(_U32)
+        return [_numbers(U32, sets.off), _numbers(U32, sets.ids)]
+    off = array(U32, [0])
+    flat = array(U32)
     for s in sets:
         flat.extend([vocab.setdefault(t, len(vocab)) for t in s])
         off.append(len(flat))
-    return [_numbers(_U32, off), _numbers(_U32, flat)]
+    return [_numbers(U32, off), _numbers(U32, flat)]
 
 
 def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
     if isinstance(adj, Adjacency):  # a patched graph: its arrays as they are
-        return [_numbers(_U32, adj.off), _numbers(_U32, adj.to), _numbers("d", adj.weights),
+        return [_numbers(U32, adj.off), _numbers(U32, adj.to), _numbers("d", adj.weights),
                 _numbers("B", adj.codes)]
-    off = array(_U32, [0])
-    to, weights, codes = array(_U32), array("d"), array("B")
+    off = array(U32, [0])
+    to, weights, codes = array(U32), array("d"), array("B")
     for lst in adj:
         for j, w, c in lst:
             to.append(j)
             weights.append(w)
             codes.append(c)
         off.append(len(to))
-    return [_numbers(_U32, off), _numbers(_U32, to), _numbers("d", weights),
+    return [_numbers(U32, off), _numbers(U32, to), _numbers("d", weights),
             _numbers("B", codes)]
 
 
@@ -114,11 +112,11 @@ def _dump(g: GraphIndex) -> bytes:
     sets = _csr_sets(g.terms, vocab) + _csr_sets(g.name_terms, vocab)
     df = g.term_df if len(g.term_df) == len(vocab) else _df(sets[1][0], len(vocab))
     sections = [
-        _numbers("q", g.ids), _numbers(_U32, g.file_of), _numbers(_I32, g.lines),
-        _numbers(_I32, g.end_lines), _numbers(_I32, g.parent), _numbers("d", g.degree),
-        _numbers("B", g.path_is_test), _numbers(_I32, g.file_symbol),
+        _numbers("q", g.ids), _numbers(U32, g.file_of), _numbers(I32, g.lines),
+        _numbers(I32, g.end_lines), _numbers(I32, g.parent), _numbers("d", g.degree),
+        _numbers("B", g.path_is_test), _numbers(I32, g.file_symbol),
         _strings(g.names), _strings(g.qualified), _strings(g.kinds), _strings(g.visibility),
-        _strings(g.paths), _strings(list(vocab)), _numbers(_U32, df),
+        _strings(g.paths), _strings(list(vocab)), _numbers(U32, df),
         _numbers("d", [g.median_idf]), *sets, *_csr_edges(g.out), *_csr_edges(g.inc),
     ]
     head = struct.pack(f"<I{2 * len(sections)}Q", len(sections),
@@ -139,12 +137,12 @@ def _vocab(g: GraphIndex) -> dict[str, int]:
 
 def _df(flat_terms: bytes, size: int) -> array[int]:
     """How many symbols hold each vocabulary id (a symbol's terms are distinct)."""
-    ids = array(_U32)
+    ids = array(U32)
     ids.frombytes(flat_terms)
     if _SWAP:
         ids.byteswap()
     counts = Counter(ids)
-    return array(_U32, [counts.get(k, 0) for k in range(size)])
+    return array(U32, [counts.get(k, 0) for k in range(size)])
 
 
 def _load(data: bytes, generation: int | None) -> GraphIndex | None:

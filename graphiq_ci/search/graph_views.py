@@ -29,6 +29,8 @@ EDGE_CODES = {kind.value: i for i, kind in enumerate(EdgeKind)}  # an edge code:
 EDGE_KINDS = list(EdgeKind)
 STRUCTURAL_CODES = frozenset(EDGE_CODES[k.value] for k in STRUCTURAL_EDGES)
 DEEP_CODES = frozenset(EDGE_CODES[k.value] for k in DEEP_EDGES)
+I32 = next(c for c in "ilh" if array(c).itemsize == 4)  # signed: -1 marks "none"
+U32 = I32.upper()  # unsigned: a range check is one max()
 K = TypeVar("K")
 V = TypeVar("V")
 T = TypeVar("T")
