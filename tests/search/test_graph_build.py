@@ -21,6 +21,7 @@ from graphiq_ci.search.graph import DEEP_CODES, GraphIndex, build
 from graphiq_ci.search.graph_cache import _dump, _load
 from graphiq_ci.search.graph_views import Adjacency, TermSets
 from graphiq_ci.store import Store, open_store
+from tests.index.test_pairs import UTIL_C
 from tests.search.graph_reference import reference_build
 from tests.search.test_graph_cache import SHOP, _observable
 
@@ -30,15 +31,6 @@ UTIL_H = """\
 /* Parse a decimal number from a string. */
 int parse_number(const char *s);
 #endif
-"""
-UTIL_C = """\
-#include "util.h"
-
-int parse_number(const char *s) {
-    int n = 0;
-    while (*s) n = n * 10 + (*s++ - '0');
-    return n;
-}
 """
 MAIN_C = """\
 #include "util.h"
