@@ -63,12 +63,14 @@ def _context(a: argparse.Namespace) -> int:
         for note in ctx.notes:
             echo(f"graphiq-ci: {note}", err=True)
         budget = a.max_tokens or budgets.max_tokens
-        if not ctx.files and not ctx.symbols:
-            # a script reading --format json still gets the document, its lists empty
-            raise _NothingFound(nothing_found(ctx.stats), render_json(
-                ctx, render_text(ctx, "prompt", max_tokens=budget)) if a.fmt == "json" else "")
+        found = bool(ctx.files or ctx.symbols)
         if a.fmt == "json":
-            return render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
+            doc = render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
+            if not found:  # a script reading the JSON still gets the document, lists empty
+                raise _NothingFound(nothing_found(ctx.stats), doc)
+            return doc
+        if not found:
+            raise _NothingFound(nothing_found(ctx.stats))
         # PR mode reads changed → callers → tests; the task view has no such sections.
         view = "pr_comment" if (a.fmt == "markdown" and a.template is None
                                 and ctx.stats.get("mode") == "pr") else a.fmt

@@ -105,13 +105,15 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
             units.append(CodeUnit(f.path, f.path, f.path, "module", outside[0][0],
                                   outside[-1][1], outside, share[f.path] * MODULE_PRIOR))
     units.sort(key=lambda u: (-u.score, u.file, u.line))
-    kept = _once(units, sources)
-    copies = frozenset(u.symbol_id for u in units if u.symbol_id) - {u.symbol_id for u in kept}
+    kept, copies = _once(units, sources)
     return CodeCandidates(_lift_linked(g, kept), sources, languages, copies)
 
 
-def _once(units: list[CodeUnit], sources: dict[str, list[str]]) -> list[CodeUnit]:
-    """Each piece of code once: a unit whose lines read exactly as a better unit's (a
+def _once(units: list[CodeUnit], sources: dict[str, list[str]]
+          ) -> tuple[list[CodeUnit], frozenset[int]]:
+    """The units kept and the symbol ids of those dropped as copies.
+
+    Each piece of code once: a unit whose lines read exactly as a better unit's (a
     generated or vendored copy, such as zod's `deno/lib/` mirror of `src/`) is dropped, and
     the unit kept says where the copy is. Showing it twice tells the reader nothing new and
     took up to a third of a 2,000-token prompt; in the symbol list it took a slot.
@@ -124,17 +126,21 @@ def _once(units: list[CodeUnit], sources: dict[str, list[str]]) -> list[CodeUnit
         return tuple("\n".join(lines[a - 1:b]) for a, b in u.runs)
 
     groups: dict[tuple[tuple[int, ...], str], list[CodeUnit]] = {}
-    kept = []
+    kept: list[CodeUnit] = []
+    copies: set[int] = set()
     for u in units:
         shape = (tuple(b - a for a, b in u.runs), sources[u.file][u.runs[0][0] - 1])
         group = groups.setdefault(shape, [])
-        original = next((o for o in group if text(o) == text(u)), None) if group else None
+        mine = text(u) if group else ()
+        original = next((o for o in group if text(o) == mine), None)
         if original is None:
             group.append(u)
             kept.append(u)
-        elif len(original.reasons) < 8:
+            continue
+        copies.add(u.symbol_id)
+        if len(original.reasons) < 8:
             original.reasons.append(f"the same code is in {u.file}")
-    return kept
+    return kept, frozenset(copies - {0})
 
 
 def _lift_linked(g: GraphIndex, units: list[CodeUnit]) -> list[CodeUnit]:
