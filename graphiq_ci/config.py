@@ -26,6 +26,9 @@ class Budgets:
     max_nodes: int = 24
     max_tokens: int = 1800
     depth: int = 2
+    #: room for a PR's changed lines on top of max_tokens (PR mode only): the change is what a
+    #: reviewer came for, and a large one would not fit a budget sized for the context
+    change_tokens: int = 8000
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class Config:
                 "max_nodes": self.budgets.max_nodes,
                 "max_tokens": self.budgets.max_tokens,
                 "depth": self.budgets.depth,
+                "change_tokens": self.budgets.change_tokens,
             },
             "templates": dict(self.templates),
             "weights": dict(self.weights),
@@ -98,6 +102,8 @@ def parse_config(text: str) -> tuple[Config, list[str]]:
             budgets_raw, "max_tokens", defaults.budgets.max_tokens, "budgets.", minimum=1
         ),
         depth=_int(budgets_raw, "depth", defaults.budgets.depth, "budgets.", minimum=0),
+        change_tokens=_int(budgets_raw, "change_tokens", defaults.budgets.change_tokens,
+                           "budgets.", minimum=0),
     )
     languages = raw.get("languages")
     config = Config(

@@ -19,7 +19,7 @@ def test_missing_file_means_defaults(tmp_path):
 
     assert config == Config()
     assert warnings == []
-    assert config.budgets == Budgets(max_nodes=24, max_tokens=1800, depth=2)
+    assert config.budgets == Budgets(max_nodes=24, max_tokens=1800, depth=2, change_tokens=8000)
     assert config.max_file_size == 1024 * 1024
     assert config.cochange_commits == 500
     assert config.languages is None
@@ -35,7 +35,7 @@ include: ["src/**", "lib/**"]
 exclude: ["**/vendor/**"]
 languages: [Python, typescript]
 max_file_size: 200000
-budgets: {max_nodes: 40, max_tokens: 8000, depth: 3}
+budgets: {max_nodes: 40, max_tokens: 8000, depth: 3, change_tokens: 0}
 templates: {pr_comment: .github/graphiq/pr.md.j2}
 weights: {bm25: 1, recency: 0.25}
 cochange_commits: 0
@@ -49,7 +49,7 @@ cochange_commits: 0
     assert config.exclude == ("**/vendor/**",)
     assert config.languages == ("python", "typescript")
     assert config.max_file_size == 200_000
-    assert config.budgets == Budgets(max_nodes=40, max_tokens=8000, depth=3)
+    assert config.budgets == Budgets(max_nodes=40, max_tokens=8000, depth=3, change_tokens=0)
     assert dict(config.templates) == {"pr_comment": ".github/graphiq/pr.md.j2"}
     assert dict(config.weights) == {"bm25": 1.0, "recency": 0.25}
     assert config.cochange_commits == 0
@@ -143,7 +143,8 @@ def test_show_prints_the_effective_configuration(tmp_path, cli):
 def test_show_json(tmp_path, cli):
     result = cli(["config", "--show", "--json", "--repo", str(tmp_path)])
 
-    assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 1800, "depth": 2}
+    assert json.loads(result.stdout)["budgets"] == {"max_nodes": 24, "max_tokens": 1800, "depth": 2,
+                                                        "change_tokens": 8000}
 
 
 def test_show_reports_config_errors_on_one_line(tmp_path, cli):

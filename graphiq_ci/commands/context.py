@@ -34,6 +34,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="Symbols to keep (default: 24, or .graphiq.yml).")
     p.add_argument("--max-tokens", type=at_least(100), metavar="N",
                    help="Token budget (default: 1800, or .graphiq.yml).")
+    p.add_argument("--change-tokens", type=at_least(0), metavar="N",
+                   help="PR mode: room for the changed lines on top of the budget (default: "
+                   "8000, or .graphiq.yml; 0: the changed lines share the budget).")
     p.add_argument("--depth", type=at_least(0, 6), metavar="N",
                    help="BFS depth from the entry points, 0 to 6 (default: 2).")
     p.add_argument("--diff", action="store_true", help="PR mode: start from the branch's "
@@ -63,9 +66,11 @@ def _context(a: argparse.Namespace) -> int:
         for note in ctx.notes:
             echo(f"graphiq-ci: {note}", err=True)
         budget = a.max_tokens or budgets.max_tokens
+        change_room = budgets.change_tokens if a.change_tokens is None else a.change_tokens
         found = bool(ctx.files or ctx.symbols)
         if a.fmt == "json":
-            doc = render_json(ctx, render_text(ctx, "prompt", max_tokens=budget))
+            doc = render_json(ctx, render_text(ctx, "prompt", max_tokens=budget,
+                                                 change_room=change_room))
             if not found:  # a script reading the JSON still gets the document, lists empty
                 raise _NothingFound(nothing_found(ctx.stats), doc)
             return doc
@@ -74,8 +79,8 @@ def _context(a: argparse.Namespace) -> int:
         # PR mode reads changed → callers → tests; the task view has no such sections.
         view = "pr_comment" if (a.fmt == "markdown" and a.template is None
                                 and ctx.stats.get("mode") == "pr") else a.fmt
-        out = render_text(ctx, view, max_tokens=budget, template=a.template,
-                          with_diagram=a.diagram).text
+        out = render_text(ctx, view, max_tokens=budget, change_room=change_room,
+                          template=a.template, with_diagram=a.diagram).text
         if a.explain:
             out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
         return out

@@ -32,6 +32,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="Most symbols in the context.")
     p.add_argument("--max-tokens", type=at_least(100), metavar="N",
                    help="Token budget of the context.")
+    p.add_argument("--change-tokens", type=at_least(0), metavar="N",
+                   help="Room for the changed lines on top of the budget (default: 8000, or "
+                   ".graphiq.yml).")
     p.add_argument("--format", dest="fmt", default="markdown",
                    help="Format of the context file: markdown|json|prompt (default: markdown).")
     p.add_argument("--template", type=Path, metavar="PATH",
@@ -62,6 +65,8 @@ def _run(a: argparse.Namespace) -> int:
                 base=a.base or pull_request.base_sha,
                 max_nodes=a.max_nodes or config.budgets.max_nodes,
                 max_tokens=a.max_tokens or config.budgets.max_tokens,
+                change_room=(config.budgets.change_tokens if a.change_tokens is None
+                             else a.change_tokens),
                 fmt=a.fmt,
                 template=a.template,
             )
@@ -94,6 +99,7 @@ def _render_context_markdown(
     base: str,
     max_nodes: int,
     max_tokens: int,
+    change_room: int,
     fmt: str,
     template: Path | None,
 ) -> RenderedContext:
@@ -110,14 +116,15 @@ def _render_context_markdown(
     for note in ctx.notes:  # e.g. how a shallow checkout was compared: worth a line in the log
         echo(f"graphiq-ci: {note}", err=True)
     custom = template or _configured_template(repo_root, config)
-    comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, template=custom,
-                          with_diagram=True)
+    comment = render_text(ctx, "pr_comment", max_tokens=max_tokens, change_room=change_room,
+                          template=custom, with_diagram=True)
     if fmt == "json":
-        text = render_json(ctx, render_text(ctx, "prompt", max_tokens=max_tokens))
+        text = render_json(ctx, render_text(ctx, "prompt", max_tokens=max_tokens,
+                                            change_room=change_room))
     elif fmt == "markdown":
         text = comment.text
     else:
-        text = render_text(ctx, fmt, max_tokens=max_tokens).text
+        text = render_text(ctx, fmt, max_tokens=max_tokens, change_room=change_room).text
     return RenderedContext(comment.text, tuple(f.path for f in ctx.files), text)
 
 

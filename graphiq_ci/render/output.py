@@ -10,6 +10,9 @@ the rest goes to code, packed by `render/pack.py`; if the drawn text still runs 
 packer's header estimate is a bound, not a count), the code budget shrinks by the excess and
 the code is packed again. The result never exceeds `max_tokens`, and the count reported is the
 count of the text returned.
+In PR mode the changed lines may get room of their own on top of `max_tokens` (`change_room`):
+the change is what a reviewer came for, and a budget sized for the context around it would
+otherwise cut a large change short.
 """
 
 from __future__ import annotations
@@ -131,8 +134,10 @@ def _template(fmt: str, template: Path | None) -> Renders:
 
 
 def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
-                template: Path | None = None, with_diagram: bool = False) -> Rendered:
-    """Markdown or prompt text within `max_tokens` (a custom template replaces the built-in)."""
+                change_room: int = 0, template: Path | None = None,
+                with_diagram: bool = False) -> Rendered:
+    """Markdown or prompt text within `max_tokens`, plus what a PR's changed lines cost up to
+    `change_room` (a custom template replaces the built-in)."""
     if fmt not in ("markdown", "prompt", "pr_comment") and template is None:
         raise GraphiqError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     tpl = _template(fmt, template)
@@ -158,7 +163,9 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
 
     # The text around the code leaves room for a PR's changed lines (up to half the budget):
     # the change is what a reviewer came for, before a longer list of files.
-    room_wanted = max_tokens - min(max_tokens // 2, change_tokens(ctx.code))
+    change = change_tokens(ctx.code)
+    budget = max_tokens + min(change_room, change)
+    room_wanted = budget - min(budget // 2, change)
     use_diagram = with_diagram
     base = draw([], use_diagram)
     if use_diagram and count_tokens(base) > room_wanted:
@@ -170,25 +177,25 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         limit = shorter
         base = draw([], use_diagram)
     terms = [str(t) for t in ctx.stats.get("terms", [])]
-    room = max_tokens - count_tokens(base)
+    room = budget - count_tokens(base)
     kept: list[Snippet] = pack(ctx.code, terms, room) if room > 0 else []
     text = draw(kept, use_diagram)
     for _ in range(REPACKS):
-        over = count_tokens(text) - max_tokens
+        over = count_tokens(text) - budget
         if over <= 0 or not kept:
             break
         room -= over + 2
         kept = pack(ctx.code, terms, room) if room > 0 else []
         text = draw(kept, use_diagram)
-    if count_tokens(text) > max_tokens:  # even the skeleton is too long: cut at a line
-        text = _cut(text, max_tokens)
+    if count_tokens(text) > budget:  # even the skeleton is too long: cut at a line
+        text = _cut(text, budget)
     text = text.strip("\n") + "\n"
     claimed = _CLAIM.search(text)  # the header's "~N tokens" was drawn before any cut
     if claimed:
         true = count_tokens(text)
         text = text[:claimed.start(1)] + str(true) + text[claimed.end(1):]
-        if count_tokens(text) > max_tokens:  # the new number tokenised longer: one line less
-            text = _cut(text, max_tokens)
+        if count_tokens(text) > budget:  # the new number tokenised longer: one line less
+            text = _cut(text, budget)
     kept = [sn for sn in kept if sn.code in text]  # a cut may have dropped a block
     return Rendered(text, count_tokens(text), counter_name(), kept)
 

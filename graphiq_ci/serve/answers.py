@@ -76,6 +76,11 @@ def _options(ws: Workspace) -> tuple[Options, int]:
         budgets.max_tokens
 
 
+def _change_room(ws: Workspace) -> int:
+    """What a PR's changed lines may add to the budget (`budgets.change_tokens`)."""
+    return ws.config()[0].budgets.change_tokens
+
+
 def _build(ws: Workspace, task: str, base: str | None, diff: bool = False) -> Context:
     opts, _ = _options(ws)
     ctx = build_context(ws.root, task, opts, diff=diff, base=base or None, workspace=ws)
@@ -87,7 +92,8 @@ def _build(ws: Workspace, task: str, base: str | None, diff: bool = False) -> Co
 def context(ws: Workspace, task: str, max_tokens: int | None, base: str | None) -> Answer:
     """`graphiq-ci context --format prompt`; with `base`, PR mode."""
     ctx = _build(ws, _text(task, "task", required=base is None), base)
-    rendered = render_text(ctx, "prompt", max_tokens=max_tokens or _options(ws)[1])
+    rendered = render_text(ctx, "prompt", max_tokens=max_tokens or _options(ws)[1],
+                           change_room=_change_room(ws))
     return Answer(rendered.text, S.ContextAnswer(
         mode=str(ctx.stats.get("mode", "task")), files=[_ranked_file(f) for f in ctx.files],
         symbols=[_location(s) for s in ctx.symbols], tokens=rendered.tokens, notes=ctx.notes))
@@ -168,7 +174,8 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
     """The PR review's sections: changed symbols, their callers, the tests that reach them."""
     _git_only(ws, "impact")
     ctx = _build(ws, "", base, diff=True)
-    rendered = render_text(ctx, "pr_comment", max_tokens=max_tokens or _options(ws)[1])
+    rendered = render_text(ctx, "pr_comment", max_tokens=max_tokens or _options(ws)[1],
+                           change_room=_change_room(ws))
     by_id = {s.id: s for s in ctx.symbols}
 
     def section(name: str) -> list[S.Location]:

@@ -103,8 +103,48 @@ def test_a_long_list_of_changed_files_says_how_many_it_leaves_out(branch: Repo) 
     """When the lists must be shortened to fit, the changed files keep the longest list and
     the heading still counts them all."""
     branch.commit("notes", {f"docs/page_{n:02d}.md": f"# Page {n}\n" for n in range(30)})
-    out = graphiq("context", "--diff", "--max-tokens", "400", cwd=branch.path)
+    out = graphiq("context", "--diff", "--max-tokens", "400", "--change-tokens", "0",
+                  cwd=branch.path)
     assert out.returncode == 0, out.stderr
     listed = out.stdout.split("Files this PR changes (31)", 1)[1].split("</details>", 1)[0]
     assert listed.count("(added, +1 −0)") == 20
     assert "- … and 11 more" in listed
+
+
+def _rates(n: int) -> str:
+    return "def rates(order):\n    \"\"\"Every rate the order pays.\"\"\"\n" + "".join(
+        f"    rate_{k} = order.base * {k} + order.extra_{k}\n" for k in range(n)) + \
+        "    return locals()\n"
+
+
+def test_a_change_larger_than_the_budget_gets_room_of_its_own(tmp_path: Path) -> None:
+    """#11: "the changed lines of every changed symbol visible in the comment". Eighty
+    changed lines cost more than the whole --max-tokens: each is shown, and the text is
+    longer than the budget by no more than those lines cost. With --change-tokens 0 they
+    share the budget and most are cut."""
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("rates", {"rates.py": _rates(80), "bill.py":
+                          "from rates import rates\n\n\ndef bill(o):\n    return rates(o)\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("rates scale", {"rates.py": _rates(80).replace("order.base * ",
+                                                                "order.scaled_base * ")})
+    changed = [f"rate_{k} = order.scaled_base * {k} + order.extra_{k}" for k in range(80)]
+    change_cost = sum(len(f"    {line}\n") for line in changed) / 4
+
+    out = graphiq("context", "--diff", "--max-tokens", "500", cwd=repo.path)
+    assert out.returncode == 0, out.stderr
+    assert all(line in out.stdout for line in changed)
+    assert 500 < len(out.stdout) / 4 <= 500 + change_cost + 20  # 20: the file's block header
+
+    shared = graphiq("context", "--diff", "--max-tokens", "500", "--change-tokens", "0",
+                     cwd=repo.path)
+    assert shared.returncode == 0, shared.stderr
+    assert len(shared.stdout) / 4 <= 500
+    assert sum(line in shared.stdout for line in changed) < 40
+
+    capped = graphiq("context", "--diff", "--max-tokens", "500", "--change-tokens", "300",
+                     "--format", "prompt", cwd=repo.path)
+    assert capped.returncode == 0, capped.stderr
+    assert len(capped.stdout) / 4 <= 800
+    assert 0 < sum(line in capped.stdout for line in changed) < 80
