@@ -15,7 +15,7 @@ from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
-from graphiq_ci.search.fts import file_bm25
+from graphiq_ci.search.fts import file_bm25, rare_term_files
 from graphiq_ci.store import Store
 from graphiq_ci.text import stem
 
@@ -27,6 +27,7 @@ FILE_WEIGHTS = {
     "path_terms": 0.5,
     "named_symbol": 0.6,
     "graph": 0.25,
+    "rare_term": 0.3,
     "not_code": 0.3,
     "test_file": 0.3,
     "docs_file": 0.3,
@@ -35,6 +36,8 @@ SYMBOL_DECAY = (1.0, 0.5, 0.25)
 #: per-file features that rank files but never make one relevant on their own
 PRIORS = frozenset({"recency", "churn"})
 FILE_LIMIT = 300
+#: a task word held by at most this many files is evidence for each of them (rare_term)
+RARE_TERM_FILES = 3
 
 
 @dataclass
@@ -52,6 +55,8 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
     top_lex = max(lex.values(), default=0.0) or 1.0
     for path, s in lex.items():
         fs.features[path]["file_bm25"] = w["file_bm25"] * s / top_lex
+    for path in rare_term_files(store, query_terms, RARE_TERM_FILES):
+        fs.features[path]["rare_term"] = w["rare_term"]
 
     by_file: dict[int, list[float]] = defaultdict(list)
     for i, s in cands.score.items():
@@ -130,6 +135,7 @@ def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
 #: each file feature in words, for the reviewer (the arithmetic stays behind --explain)
 _IN_WORDS = {
     "mentioned_path": "named in the task",
+    "rare_term": "one of the few files using a word of the task",
     "graph": "linked to the best matches",
     "recency": "changed recently",
     "churn": "changes often",

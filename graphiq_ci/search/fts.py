@@ -50,3 +50,23 @@ def file_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:
     except sqlite3.OperationalError:
         return {}
     return {str(p): float(s) for p, s in rows}
+
+
+def rare_term_files(store: Store, terms: list[str], most: int) -> set[str]:
+    """The files holding a word of the task that at most `most` files hold.
+
+    BM25 already weighs a rare word up, but its length normalisation lets a long file that
+    holds it once (`getpwuid` in a 2,000-line `util.c`) lose to one that repeats common task
+    words. A word the task shares with one to three files points at them whatever their
+    length. Words under 4 characters are left out: short rare tokens are mostly noise."""
+    out: set[str] = set()
+    for term in dict.fromkeys(t for t in terms if len(t) >= 4):
+        try:
+            rows = store.conn.execute(
+                "SELECT f.path FROM files_fts JOIN files f ON f.id = files_fts.rowid "
+                "WHERE files_fts MATCH ? LIMIT ?", (quote(term), most + 1)).fetchall()
+        except sqlite3.OperationalError:
+            continue
+        if len(rows) <= most:
+            out.update(str(path) for (path,) in rows)
+    return out
