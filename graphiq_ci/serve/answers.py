@@ -76,9 +76,10 @@ def _options(ws: Workspace) -> tuple[Options, int]:
         budgets.max_tokens
 
 
-def _change_room(ws: Workspace) -> int:
-    """What a PR's changed lines may add to the budget (`budgets.change_tokens`)."""
-    return ws.config()[0].budgets.change_tokens
+def _change_room(ws: Workspace, max_tokens: int | None) -> int:
+    """What a PR's changed lines may add to the default budget (`budgets.change_tokens`).
+    An agent that passes `max_tokens` gets a hard limit: it sized its prompt around it."""
+    return ws.config()[0].budgets.change_tokens if max_tokens is None else 0
 
 
 def _build(ws: Workspace, task: str, base: str | None, diff: bool = False) -> Context:
@@ -93,7 +94,7 @@ def context(ws: Workspace, task: str, max_tokens: int | None, base: str | None) 
     """`graphiq-ci context --format prompt`; with `base`, PR mode."""
     ctx = _build(ws, _text(task, "task", required=base is None), base)
     rendered = render_text(ctx, "prompt", max_tokens=max_tokens or _options(ws)[1],
-                           change_room=_change_room(ws))
+                           change_room=_change_room(ws, max_tokens))
     return Answer(rendered.text, S.ContextAnswer(
         mode=str(ctx.stats.get("mode", "task")), files=[_ranked_file(f) for f in ctx.files],
         symbols=[_location(s) for s in ctx.symbols], tokens=rendered.tokens, notes=ctx.notes))
@@ -175,7 +176,7 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
     _git_only(ws, "impact")
     ctx = _build(ws, "", base, diff=True)
     rendered = render_text(ctx, "pr_comment", max_tokens=max_tokens or _options(ws)[1],
-                           change_room=_change_room(ws))
+                           change_room=_change_room(ws, max_tokens))
     by_id = {s.id: s for s in ctx.symbols}
 
     def section(name: str) -> list[S.Location]:

@@ -149,7 +149,8 @@ def build_server(engine: Engine) -> MCPServer:
                       base: Base = None) -> Annotated[CallToolResult, S.ContextAnswer]:
         """The files, symbols and code that matter for a task, as one prompt within
         max_tokens: the same text as `graphiq-ci context --format prompt`. With `base` (or no
-        task on a feature branch) the branch's change is the starting point."""
+        task on a feature branch) the branch's change is the starting point; without
+        max_tokens its changed lines get room of their own on top of the default budget."""
         return await engine.answer(lambda ws: answers.context(ws, task, max_tokens, base))
 
     @server.tool(annotations=READ_ONLY)
@@ -171,7 +172,8 @@ def build_server(engine: Engine) -> MCPServer:
     async def impact(base: Base = None,
                      max_tokens: Budget = None) -> Annotated[CallToolResult, S.ImpactAnswer]:
         """What the branch changed, what depends on it, and the tests that reach it: the
-        sections of the PR review comment."""
+        sections of the PR review comment (without max_tokens, the changed lines get room of
+        their own on top of the default budget)."""
         return await engine.answer(lambda ws: answers.impact(ws, base, max_tokens))
 
     @server.tool(annotations=READ_ONLY)

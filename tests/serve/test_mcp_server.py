@@ -122,6 +122,28 @@ def test_a_branch_change_shows_in_impact(shop: Repo) -> None:
     run(scenario)
 
 
+def test_a_large_change_gets_room_of_its_own_unless_max_tokens_is_given(shop: Repo) -> None:
+    """A branch rewriting 80 lines: `impact` with the default budget shows every changed
+    line (`budgets.change_tokens` on top of `max_tokens`); an agent's own `max_tokens` is a
+    hard limit, and then not all of them fit."""
+    rates = "def rates(order):\n" + "".join(
+        f"    rate_{k} = order.base * {k}\n" for k in range(80)) + "    return locals()\n"
+    shop.commit("rates", {"rates.py": rates})
+    shop.commit("scaled rates", {"rates.py": rates.replace("order.base", "order.scaled")})
+    changed = [f"rate_{k} = order.scaled * {k}" for k in range(80)]
+
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            whole = await s.ok("impact")
+            assert all(line in whole.text for line in changed)
+            assert whole.data and whole.text.count("\n") > 80
+            held = await s.ok("impact", max_tokens=600)
+            assert len(held.text) <= 600 * 4
+            assert sum(line in held.text for line in changed) < 80
+
+    run(scenario)
+
+
 def test_bad_input_gets_one_sentence_and_the_server_keeps_serving(shop: Repo) -> None:
     async def scenario() -> None:
         async with session(shop.path) as s:
