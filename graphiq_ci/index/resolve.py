@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphiq_ci.index.names import Def, NameTable
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
@@ -153,10 +156,12 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
     conn = store.conn
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
               "receiver_type, dst_id, bare, arity FROM refs")
+    batches: Iterable[list[_Row]]
     if file_ids is None:
         t = NameTable.load(store, pairs)
         srcs = None
-        rows = conn.execute(select).fetchall()
+        involved_files = {f for (f,) in conn.execute("SELECT DISTINCT file_id FROM refs")}
+        batches = _in_batches(conn, select)
     else:
         t = NameTable.load_files(store)
         in_files = f"file_id IN ({','.join(map(str, file_ids)) or 'NULL'})"
@@ -181,38 +186,59 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 if row[2] in srcs]
         t.add_symbols_of(store, {r[1] for r in rows})
         t.add_names(store, _looked_up(t, rows), pairs)
-    involved_files = {r[1] for r in rows}
+        involved_files = {r[1] for r in rows}
+        batches = [rows]
     imports = _load_imports(store, t, involved_files)
-    resolved: list[tuple[int | None, int]] = []
-    changed: list[tuple[int | None, int]] = []  # only these rows are written back
+    test_files = {f for f in involved_files if is_test_path(t.path_of.get(f, ""))}
+    test_sources: set[int] = set()
+    resolved = 0
     edges: dict[tuple[int, int, str], float] = {}
     qualified_of = t.qualified_of
-    for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst, bare, args in rows:
-        src_id = src if src > 0 else t.file_symbol.get(file_id)
-        if src_id is None or file_id not in t.path_of:
-            continue
-        edge = _EDGE_KINDS[kind]
-        if edge is EdgeKind.IMPORTS:
-            target_file = t.import_target(name, file_id)
-            dst = t.file_symbol.get(target_file) if target_file is not None else None
-        else:
-            scope = qualified_of.get(src_id, "")
-            dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
-                                bool(bare), args)
-        resolved.append((dst, rowid))
-        if dst != old_dst:
-            changed.append((dst, rowid))
-        if dst is None or dst == src_id:
-            continue
-        edges[(src_id, dst, edge.value)] = EDGE_WEIGHTS[edge]
-        if edge in (EdgeKind.CALLS, EdgeKind.REFERENCES) and _is_test_to_subject(t, src_id, dst):
-            edges[(src_id, dst, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
-    _naming_convention_tests(t, rows, edges)
+    for rows in batches:
+        changed: list[tuple[int | None, int]] = []  # only these rows are written back
+        for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst, bare, args in rows:
+            if src > 0 and file_id in test_files:
+                test_sources.add(src)
+            src_id = src if src > 0 else t.file_symbol.get(file_id)
+            if src_id is None or file_id not in t.path_of:
+                continue
+            edge = _EDGE_KINDS[kind]
+            if edge is EdgeKind.IMPORTS:
+                target_file = t.import_target(name, file_id)
+                dst = t.file_symbol.get(target_file) if target_file is not None else None
+            else:
+                scope = qualified_of.get(src_id, "")
+                dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
+                                    bool(bare), args)
+            resolved += dst is not None
+            if dst != old_dst:
+                changed.append((dst, rowid))
+            if dst is None or dst == src_id:
+                continue
+            edges[(src_id, dst, edge.value)] = EDGE_WEIGHTS[edge]
+            if edge in (EdgeKind.CALLS, EdgeKind.REFERENCES) and \
+                    _is_test_to_subject(t, src_id, dst):
+                edges[(src_id, dst, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
+        conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", changed)
+    _naming_convention_tests(t, sorted(test_sources & t.qualified_of.keys()), edges)
 
     _replace_edges(store, None if srcs is None else
                    [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
-    conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", changed)
-    return sum(1 for dst, _ in resolved if dst is not None)
+    return resolved
+
+
+_BATCH = 1 << 16
+
+
+def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
+    """Every reference, a batch at a time in rowid order: holding all of them at once was
+    half of a full index's peak memory (2.3 GiB at 1M symbols, issue #14). Each batch is
+    its own query, so the batch's results can be written back before the next is read."""
+    last = 0
+    while rows := conn.execute(f"{select} WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                               (last, _BATCH)).fetchall():
+        yield rows
+        last = rows[-1][0]
 
 
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
@@ -234,33 +260,42 @@ def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
 
 def _replace_edges(store: Store, src_ids: list[int] | None,
                    edges: dict[tuple[int, int, str], float]) -> None:
-    """Make the reference edges of `src_ids` (None: all) exactly `edges`, writing only the
+    """Make the reference edges of `src_ids` (None: all) exactly `edges` (which it empties),
+    writing only the
     difference: an unchanged edge is not deleted and inserted again, so the graph log (see
     store/graph_log.py) names only symbols whose edges really changed. A file added anywhere
     re-resolves every reference; rewriting all 400k edges of a large repository would mark
     every symbol and make the next query rebuild the whole graph."""
     conn = store.conn
     kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
-    select = f"SELECT rowid, src_id, dst_id, kind, weight FROM edges WHERE kind IN ({kinds})"
+    select = "SELECT rowid, src_id, dst_id, kind, weight FROM edges WHERE "
     if src_ids is None:
-        existing = conn.execute(select).fetchall()
+        existing: Iterable[tuple[int, int, int, str, float]] = _fetched(
+            conn.execute(f"{select} kind IN ({kinds})"))
     else:
+        # `+kind`: SQLite keeps no statistics here and would read the (kind, meta) index,
+        # every edge of these kinds, instead of the few of `src_ids` (0.4 s of a one-file
+        # refresh at 200k symbols, issue #14); the unary plus leaves it the src_id index
         existing = [row for chunk in chunks(src_ids) for row in conn.execute(
-            f"{select} AND src_id IN ({','.join('?' * len(chunk))})", chunk)]
-    kept: set[tuple[int, int, str]] = set()
+            f"{select} +kind IN ({kinds}) AND src_id IN ({','.join('?' * len(chunk))})",
+            chunk)]
     stale: list[int] = []
     for rowid, src, dst, kind, weight in existing:
         key = (src, dst, kind)
-        if key not in kept and edges.get(key) == weight:
-            kept.add(key)
+        if edges.get(key) == weight:
+            del edges[key]  # kept as it is; a second copy of it is stale
         else:
             stale.append(rowid)
     for part in chunks(stale):
         conn.execute(f"DELETE FROM edges WHERE rowid IN ({','.join('?' * len(part))})", part)
-    conn.executemany(
-        "INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
-        [(s, d, k, w) for (s, d, k), w in edges.items() if (s, d, k) not in kept],
-    )
+    conn.executemany("INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
+                     ((s, d, k, w) for (s, d, k), w in edges.items()))
+
+
+def _fetched(cur: sqlite3.Cursor) -> Iterator[Any]:
+    """A cursor's rows a batch at a time (a full resolution's 2M edges are not all held)."""
+    while batch := cur.fetchmany(_BATCH):
+        yield from batch
 
 
 def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
@@ -274,10 +309,10 @@ def _test_sources(t: NameTable, rows: list[_Row]) -> list[int]:
                    and is_test_path(t.path_of.get(fid, ""))} & t.qualified_of.keys())
 
 
-def _naming_convention_tests(t: NameTable, rows: list[_Row],
+def _naming_convention_tests(t: NameTable, test_sources: list[int],
                              edges: dict[tuple[int, int, str], float]) -> None:
     """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
-    for sid in _test_sources(t, rows):
+    for sid in test_sources:
         m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if not m:
             continue

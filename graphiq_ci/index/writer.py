@@ -179,9 +179,9 @@ class Writer:
         wanted = set(contains)
         kept: set[tuple[int, int]] = set()
         stale: list[tuple[int]] = []
-        for part in chunks(kept_ids):
+        for part in chunks(kept_ids):  # `+kind`: by the src_id index, see resolve.py
             for rowid, src, dst in conn.execute(
-                    "SELECT rowid, src_id, dst_id FROM edges WHERE kind = 'contains' AND src_id "
+                    "SELECT rowid, src_id, dst_id FROM edges WHERE +kind = 'contains' AND src_id "
                     f"IN ({','.join('?' * len(part))})", part):
                 if (src, dst) in wanted and (src, dst) not in kept:
                     kept.add((src, dst))

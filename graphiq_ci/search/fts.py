@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from graphiq_ci.store import Store
 from graphiq_ci.store.schema import BM25_WEIGHTS
+
+#: A term in at least half the rows gets FTS5's floor IDF (1e-6, `fts5Bm25GetData`): it
+#: cannot move a BM25 score, yet each of its postings costs about a microsecond to score,
+#: with the docsize lookup. At 1M symbols a query of such words took 13 s (issue #14).
+#: Only terms with at least this many postings are ever left out, so every repository
+#: below twice this many symbols is scored exactly as before.
+CAPPED_POSTINGS = 20_000
 
 
 def quote(term: str) -> str:
@@ -17,6 +25,33 @@ def match_expr(terms: list[str], relaxed: bool) -> str:
     """AND of the terms for symbol-like queries, OR for natural language (GraphIQ relaxed mode)."""
     quoted = [quote(t) for t in dict.fromkeys(terms) if t.strip()]
     return (" OR " if relaxed else " ").join(quoted)
+
+
+def informative(store: Store, terms: Sequence[str], rows: int,
+                known: dict[str, bool]) -> list[str]:
+    """`terms` without those FTS5 weighs nothing: in at least half of the `rows` symbols (its
+    IDF clamped) and in at least CAPPED_POSTINGS of them. What BM25 engines do with stop
+    words they were not told about; here only where scoring them would be slow.
+
+    One probe per term, memoised in `known` (per graph, so per index generation): a row at
+    that offset exists iff the term has that many postings; the probe stops there, so it
+    costs at most half of what scoring the term would.
+    """
+    at = max((rows + 1) // 2, CAPPED_POSTINGS)
+    if rows < at:
+        return list(terms)
+    kept = []
+    for term in terms:
+        if term not in known:
+            try:
+                known[term] = store.conn.execute(
+                    "SELECT 1 FROM symbols_fts WHERE symbols_fts MATCH ? LIMIT 1 OFFSET ?",
+                    (quote(term), at - 1)).fetchone() is not None
+            except sqlite3.OperationalError:
+                known[term] = False
+        if not known[term]:
+            kept.append(term)
+    return kept
 
 
 def symbol_bm25(store: Store, terms: list[str], relaxed: bool, limit: int) -> dict[int, float]:
@@ -33,6 +68,32 @@ def symbol_bm25(store: Store, terms: list[str], relaxed: bool, limit: int) -> di
     except sqlite3.OperationalError:
         return {}
     return {int(r): float(s) for r, s in rows}
+
+
+def relaxed_bm25(store: Store, terms: Sequence[str], rows: int, known: dict[str, bool],
+                 limit: int) -> dict[int, float]:
+    """`symbol_bm25` OR-matching the `informative` terms. When only the others match, they
+    are scored over their first CAPPED_POSTINGS matches (by rowid) instead of all: early
+    termination, as BM25 engines cap a common term's postings. All of them score about
+    1e-6 there, so which come first is length normalisation, not relevance; a query of
+    such words still gets seeds, at the cost of a capped scan rather than one per symbol.
+    """
+    some = informative(store, terms, rows, known)
+    found = symbol_bm25(store, some, True, limit) if some else {}
+    if found or len(some) == len(terms):
+        return found
+    expr = match_expr(list(terms), relaxed=True)
+    try:
+        last = store.conn.execute(
+            "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ? LIMIT 1 OFFSET ?",
+            (expr, CAPPED_POSTINGS - 1)).fetchone()
+        found_rows = store.conn.execute(
+            f"SELECT rowid, -bm25(symbols_fts, {BM25_WEIGHTS}) FROM symbols_fts "
+            f"WHERE symbols_fts MATCH ? AND rowid <= ? ORDER BY 2 DESC LIMIT ?",
+            (expr, last[0] if last else 1 << 62, limit)).fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    return {int(r): float(s) for r, s in found_rows}
 
 
 def file_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:

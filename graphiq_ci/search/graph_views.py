@@ -20,6 +20,7 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
+from itertools import compress
 from typing import Any, TypeVar, overload
 
 from graphiq_ci.model import DEEP_EDGES, STRUCTURAL_EDGES, EdgeKind
@@ -190,6 +191,36 @@ class LazyDict(Mapping[K, V]):
 
     def items(self) -> ItemsView[K, V]:
         return self.data.items()
+
+
+class Idf(Mapping[str, float]):
+    """term → IDF, from per-term symbol counts (`df`, 0: a name term only, no IDF), each
+    computed when asked for. The count lookup is one C-level dict build on first use."""
+
+    __slots__ = ("_counts", "_df", "_n", "_vocab", "_weight")
+
+    def __init__(self, vocab: Sequence[str], df: Sequence[int], n: int,
+                 weight: Callable[[int, int], float]) -> None:
+        self._vocab, self._df, self._n, self._weight = vocab, df, n, weight
+        self._counts: dict[str, int] | None = None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        if self._counts is None:  # the last of a repeated term counts, as before
+            self._counts = dict(compress(zip(self._vocab, self._df, strict=True), self._df))
+        return self._counts
+
+    def __getitem__(self, term: str) -> float:
+        return self._weight(self.counts[term], self._n)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.counts)
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def __contains__(self, term: object) -> bool:
+        return term in self.counts
 
 
 class NameIndex:

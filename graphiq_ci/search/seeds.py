@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from graphiq_ci.search.fts import symbol_bm25
+from graphiq_ci.search.fts import informative, relaxed_bm25, symbol_bm25
 from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex
 from graphiq_ci.search.match import NameMatch, find_names
 from graphiq_ci.search.query import Query
@@ -50,9 +50,11 @@ def collect(store: Store, g: GraphIndex, q: Query) -> Seeds:
     pol = q.policy
     seeds = Seeds()
     symbolish = q.family in (Family.SYMBOL_EXACT, Family.SYMBOL_PARTIAL)
-    bm = symbol_bm25(store, list(q.terms), relaxed=pol.relaxed_fts, limit=FTS_LIMIT)
-    if not bm and not pol.relaxed_fts:
-        bm = symbol_bm25(store, list(q.terms), relaxed=True, limit=FTS_LIMIT)
+    # AND-matching (symbol-like queries) keeps every term, since each narrows the match;
+    # OR-matching leaves out those FTS5 weighs nothing (fts.informative)
+    bm = {} if pol.relaxed_fts else symbol_bm25(store, list(q.terms), False, FTS_LIMIT)
+    if not bm:
+        bm = relaxed_bm25(store, q.terms, len(g.ids), g.fts_common, FTS_LIMIT)
     seeds.bm25 = _positions(g, bm)
     for i in seeds.bm25:
         seeds.add(i, "bm25")
@@ -80,7 +82,7 @@ def _per_term(store: Store, g: GraphIndex, q: Query, seeds: Seeds) -> None:
     for term in terms:
         variants = dict.fromkeys([term, stem(term), *SYNONYMS.get(term, ())[:3]])
         best: dict[int, float] = {}
-        for v in variants:
+        for v in informative(store, list(variants), len(g.ids), g.fts_common):
             for i, s in _positions(g, symbol_bm25(store, [v], True, PER_TERM_LIMIT)).items():
                 best[i] = max(best.get(i, 0.0), s)
         top = max(best.values(), default=0.0) or 1.0
