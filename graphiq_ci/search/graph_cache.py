@@ -17,7 +17,6 @@ import struct
 import sys
 import time
 from array import array
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import islice
 from pathlib import Path
@@ -79,44 +78,27 @@ def _numbers(code: str, values: Iterable[Any]) -> tuple[bytes, int]:
     return arr.tobytes(), len(arr)
 
 
-def _csr_sets(sets: Sequence[frozenset[str]], vocab: dict[str, int]) -> list[tuple[bytes, int]]:
-    if isinstance(sets, TermSets) and len(vocab) == len(sets.vocab):  # `_vocab` made it so
-        return [_numbers(U32, sets.off), _numbers(U32, sets.ids)]
-    off = array(U32, [0])
-    flat = array(U32)
-    for s in sets:
-        flat.extend([vocab.setdefault(t, len(vocab)) for t in s])
-        off.append(len(flat))
-    return [_numbers(U32, off), _numbers(U32, flat)]
+def _csr_sets(sets: Sequence[frozenset[str]]) -> list[tuple[bytes, int]]:
+    assert isinstance(sets, TermSets), "build, patch and load give term sets as CSR arrays"
+    return [_numbers(U32, sets.off), _numbers(U32, sets.ids)]
 
 
 def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
-    if isinstance(adj, Adjacency):  # a patched graph: its arrays as they are
-        return [_numbers(U32, adj.off), _numbers(U32, adj.to), _numbers("d", adj.weights),
-                _numbers("B", adj.codes)]
-    off = array(U32, [0])
-    to, weights, codes = array(U32), array("d"), array("B")
-    for lst in adj:
-        for j, w, c in lst:
-            to.append(j)
-            weights.append(w)
-            codes.append(c)
-        off.append(len(to))
-    return [_numbers(U32, off), _numbers(U32, to), _numbers("d", weights),
-            _numbers("B", codes)]
+    assert isinstance(adj, Adjacency), "build, patch and load give edges as CSR arrays"
+    return [_numbers(U32, adj.off), _numbers(U32, adj.to), _numbers("d", adj.weights),
+            _numbers("B", adj.codes)]
 
 
 def _dump(g: GraphIndex) -> bytes:
     """The cache file for `g`; raises _Unencodable when a string can't be stored."""
     vocab = _vocab(g)
-    sets = _csr_sets(g.terms, vocab) + _csr_sets(g.name_terms, vocab)
-    df = g.term_df if len(g.term_df) == len(vocab) else _df(sets[1][0], len(vocab))
+    sets = _csr_sets(g.terms) + _csr_sets(g.name_terms)
     sections = [
         _numbers("q", g.ids), _numbers(U32, g.file_of), _numbers(I32, g.lines),
         _numbers(I32, g.end_lines), _numbers(I32, g.parent), _numbers("d", g.degree),
         _numbers("B", g.path_is_test), _numbers(I32, g.file_symbol),
         _strings(g.names), _strings(g.qualified), _strings(g.kinds), _strings(g.visibility),
-        _strings(g.paths), _strings(list(vocab)), _numbers(U32, df),
+        _strings(g.paths), _strings(vocab), _numbers(U32, g.term_df),
         _numbers("d", [g.median_idf]), *sets, *_csr_edges(g.out), *_csr_edges(g.inc),
     ]
     head = struct.pack(f"<I{2 * len(sections)}Q", len(sections),
@@ -125,24 +107,12 @@ def _dump(g: GraphIndex) -> bytes:
     return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + _COMPRESSOR.compress(payload)
 
 
-def _vocab(g: GraphIndex) -> dict[str, int]:
-    """Term → vocabulary id: a patched graph's own vocabulary when both term CSRs share it
-    (then they are written as they are), else every term in first-seen order."""
+def _vocab(g: GraphIndex) -> list[str]:
+    """The one vocabulary both term CSRs index, with a count per term (`term_df`)."""
     t, nt = g.terms, g.name_terms
-    if isinstance(t, TermSets) and isinstance(nt, TermSets) and t.vocab is nt.vocab \
-            and len(g.term_df) == len(t.vocab):
-        return dict(zip(t.vocab, range(len(t.vocab)), strict=True))
-    return {}
-
-
-def _df(flat_terms: bytes, size: int) -> array[int]:
-    """How many symbols hold each vocabulary id (a symbol's terms are distinct)."""
-    ids = array(U32)
-    ids.frombytes(flat_terms)
-    if _SWAP:
-        ids.byteswap()
-    counts = Counter(ids)
-    return array(U32, [counts.get(k, 0) for k in range(size)])
+    assert isinstance(t, TermSets) and isinstance(nt, TermSets) and t.vocab is nt.vocab \
+        and len(g.term_df) == len(t.vocab), "build, patch and load share one vocabulary"
+    return t.vocab
 
 
 def _load(data: bytes, generation: int | None) -> GraphIndex | None:
