@@ -261,11 +261,10 @@ def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
 def _replace_edges(store: Store, src_ids: list[int] | None,
                    edges: dict[tuple[int, int, str], float]) -> None:
     """Make the reference edges of `src_ids` (None: all) exactly `edges` (which it empties),
-    writing only the
-    difference: an unchanged edge is not deleted and inserted again, so the graph log (see
-    store/graph_log.py) names only symbols whose edges really changed. A file added anywhere
-    re-resolves every reference; rewriting all 400k edges of a large repository would mark
-    every symbol and make the next query rebuild the whole graph."""
+    writing only the difference: an unchanged edge is not deleted and inserted again, so the
+    graph log (see store/graph_log.py) names only symbols whose edges really changed. A file
+    added anywhere re-resolves every reference; rewriting all 400k edges of a large
+    repository would mark every symbol and make the next query rebuild the whole graph."""
     conn = store.conn
     kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
     select = "SELECT rowid, src_id, dst_id, kind, weight FROM edges WHERE "

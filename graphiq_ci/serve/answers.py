@@ -27,7 +27,7 @@ from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.run import current_head
 from graphiq_ci.paths import repo_relative
-from graphiq_ci.render import render_text
+from graphiq_ci.render import Rendered, render_text
 from graphiq_ci.render.affected import affected_text
 from graphiq_ci.render.safe import code_block
 from graphiq_ci.render.tokens import count_tokens
@@ -70,21 +70,24 @@ def _ranked_file(f: ContextFile) -> S.RankedFile:
     return S.RankedFile(path=f.path, score=round(f.score, 4), why=why or f.reasons)
 
 
-def _options(ws: Workspace) -> tuple[Options, int]:
+def _options(ws: Workspace) -> Options:
     budgets = ws.config()[0].budgets
-    return Options(max_nodes=budgets.max_nodes, depth=budgets.depth, refresh=False), \
-        budgets.max_tokens
+    return Options(max_nodes=budgets.max_nodes, depth=budgets.depth, refresh=False)
 
 
-def _change_room(ws: Workspace, max_tokens: int | None) -> int:
-    """What a PR's changed lines may add to the default budget (`budgets.change_tokens`).
-    An agent that passes `max_tokens` gets a hard limit: it sized its prompt around it."""
-    return ws.config()[0].budgets.change_tokens if max_tokens is None else 0
+def _render(ws: Workspace, ctx: Context, fmt: str, max_tokens: int | None) -> Rendered:
+    """An agent that passes `max_tokens` gets a hard limit: it sized its prompt around it.
+    Otherwise `.graphiq.yml`'s budget, plus room for a PR's changed lines
+    (`budgets.change_tokens`), as the CLI gives."""
+    if max_tokens is not None:
+        return render_text(ctx, fmt, max_tokens=max_tokens)
+    budgets = ws.config()[0].budgets
+    return render_text(ctx, fmt, max_tokens=budgets.max_tokens,
+                       change_room=budgets.change_tokens)
 
 
 def _build(ws: Workspace, task: str, base: str | None, diff: bool = False) -> Context:
-    opts, _ = _options(ws)
-    ctx = build_context(ws.root, task, opts, diff=diff, base=base or None, workspace=ws)
+    ctx = build_context(ws.root, task, _options(ws), diff=diff, base=base or None, workspace=ws)
     if not ctx.files and not ctx.symbols:
         raise GraphiqError(nothing_found(ctx.stats).replace("--base REF", "a base"))
     return ctx
@@ -93,8 +96,7 @@ def _build(ws: Workspace, task: str, base: str | None, diff: bool = False) -> Co
 def context(ws: Workspace, task: str, max_tokens: int | None, base: str | None) -> Answer:
     """`graphiq-ci context --format prompt`; with `base`, PR mode."""
     ctx = _build(ws, _text(task, "task", required=base is None), base)
-    rendered = render_text(ctx, "prompt", max_tokens=max_tokens or _options(ws)[1],
-                           change_room=_change_room(ws, max_tokens))
+    rendered = _render(ws, ctx, "prompt", max_tokens)
     return Answer(rendered.text, S.ContextAnswer(
         mode=str(ctx.stats.get("mode", "task")), files=[_ranked_file(f) for f in ctx.files],
         symbols=[_location(s) for s in ctx.symbols], tokens=rendered.tokens, notes=ctx.notes))
@@ -175,8 +177,7 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
     """The PR review's sections: changed symbols, their callers, the tests that reach them."""
     _git_only(ws, "impact")
     ctx = _build(ws, "", base, diff=True)
-    rendered = render_text(ctx, "pr_comment", max_tokens=max_tokens or _options(ws)[1],
-                           change_room=_change_room(ws, max_tokens))
+    rendered = _render(ws, ctx, "pr_comment", max_tokens)
     by_id = {s.id: s for s in ctx.symbols}
 
     def section(name: str) -> list[S.Location]:
