@@ -24,6 +24,8 @@ from graphiq_ci.text import stem
 ENTRY_POINTS = 5
 RANKED_FILES = 20
 SEARCH_DEPTH = 80
+#: the share of the symbol list the best code units lead (see `lead_with_code`)
+LEAD_UNITS = 0.75
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,12 @@ def _symbols(store: Store, g: GraphIndex, kept: list[int], entries: list[int],
 
 def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[ContextSymbol],
                    budget: Budget) -> list[ContextSymbol]:
-    """The definitions that answer the task (best code units, up to two thirds of the list)
+    """The definitions that answer the task (best code units, up to LEAD_UNITS of the list)
     first, then graph neighbours, under the BFS's own budgets: max_nodes, per file, tests.
+
+    Three quarters rather than two thirds: the 17th and 18th units were gold more often than
+    the neighbours they displaced (symbol Recall@20 on dev2 0.694 -> 0.715, 14 tasks up and 4
+    down; dev 0.729 -> 0.725, one task losing a neighbour).
 
     The units are not held to the per-file cap: their score already weighs their file's rank,
     and a change usually touches several definitions of its best file (capping them at 5 let
@@ -149,7 +155,7 @@ def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[Context
     kept = Kept(g, budget)
     lead: list[ContextSymbol] = []
     for u in code.units:
-        if len(lead) >= max(1, budget.max_nodes * 2 // 3):
+        if len(lead) >= max(1, int(budget.max_nodes * LEAD_UNITS)):
             break
         pos = g.pos_of_id.get(u.symbol_id)
         if pos is not None and kept.add(pos, spread=False):

@@ -14,6 +14,7 @@ import pytest
 
 import graphiq_ci
 from graphiq_ci.context import Context, Options
+from graphiq_ci.context.builder import LEAD_UNITS
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.render import render_json
 from tests.context.conftest import run_cli
@@ -32,10 +33,10 @@ def _limits(max_nodes: int, about_tests: bool) -> tuple[int, int]:
 
 def _lead(ctx: Context, max_nodes: int) -> set[tuple[str, int]]:
     """(file, line) of the code units that lead the symbol list: its longest prefix that
-    follows the units' order, at most two thirds of max_nodes."""
+    follows the units' order, at most LEAD_UNITS of max_nodes."""
     rank = {u.symbol_id: k for k, u in enumerate(ctx.code.units) if u.symbol_id}
     lead, last = [], -1
-    for s in ctx.symbols[:max(1, max_nodes * 2 // 3)]:
+    for s in ctx.symbols[:max(1, int(max_nodes * LEAD_UNITS))]:
         if rank.get(s.id, -1) <= last:
             break
         last = rank[s.id]
@@ -91,7 +92,11 @@ def test_the_per_file_budget_binds_the_neighbours_not_the_leading_units(shop_roo
     best = max(counts, key=counts.__getitem__)
     assert counts[best] > per_file  # the best file's units are all shown
     assert all((s.file, s.line) in lead for s in ctx.symbols if s.file == best)
-    assert max(n for f, n in counts.items() if f != best) <= per_file
+    neighbours = Counter(s.file for s in ctx.symbols if (s.file, s.line) not in lead)
+    led = Counter(s.file for s in ctx.symbols if (s.file, s.line) in lead)
+    assert neighbours  # the list goes on past the units
+    for f, n in neighbours.items():  # a neighbour fills only what its file's units left
+        assert n <= max(0, per_file - led[f]), (f, neighbours, led)
 
 
 @pytest.mark.parametrize("max_nodes", [6, 24])
