@@ -6,10 +6,11 @@
 For each split, eval.py runs once per tool and budget over the same checkouts, and this prints
 one table per split: CodeR (per gold symbol, the share of its distinctive lines shown verbatim),
 Full (gold symbols shown at least 90 % whole), the text's size (characters / 4, the same
-measure for every tool), file MRR and symbol Recall@20, then graphiq-ci / BM25 packer at each
-budget. graphiq-ci is `context --format json --max-tokens B`, whose `prompt` is the text scored;
-the BM25 packer is `peers/bm25_prompt.py` at the same budget; CodeGraph runs at its default.
-A full run (no --limit/--repo) rewrites benchmarks/results/context-summary.md.
+measure for every tool), file MRR, file Recall@1 and symbol Recall@20, then graphiq-ci / BM25
+packer at each budget; then CodeR and file MRR per language. graphiq-ci is `context --format
+json --max-tokens B`, whose `prompt` is the text scored; the BM25 packer is
+`peers/bm25_prompt.py` at the same budget; CodeGraph runs at its default. A full run (no
+--limit/--repo) rewrites benchmarks/results/context-summary.md.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from bench_quality import git_describe, prepare_checkouts, select_tasks  # noqa:
 SPLITS = {"dev": "repos.json", "dev2": "repos-dev2.json"}
 COLS = [("CodeR", "CodeR", "{:.3f}"), ("Full", "Full", "{:.3f}"),
         ("ctx_tok_med", "tokens med", "{:.0f}"), ("MRR", "file MRR", "{:.3f}"),
-        ("SymR@20", "SymR@20", "{:.3f}"), ("errors", "errors", "{:d}")]
+        ("R@1", "file R@1", "{:.3f}"), ("SymR@20", "SymR@20", "{:.3f}"),
+        ("errors", "errors", "{:d}")]
 Row = tuple[str, str, dict[str, Any]]  # tool, budget, eval.py's result
 
 
@@ -109,16 +111,23 @@ def table(rows: list[Row]) -> str:
         if ours and theirs:
             lines.append(f"| **graphiq-ci / BM25 packer** | {budget} | "
                          f"{C.ratio(ours.get('CodeR'), theirs.get('CodeR'))} | "
-                         f"{C.ratio(ours.get('Full'), theirs.get('Full'))} | | | | |")
+                         f"{C.ratio(ours.get('Full'), theirs.get('Full'))} |"
+                         + " |" * (len(COLS) - 2))
     return "\n".join(lines)
 
 
-def per_language(rows: list[Row]) -> str:
+def per_language(rows: list[Row], metric: str) -> str:
+    """One metric of eval.py's per-language groups, a column per language (file MRR is the
+    same at every budget: the budget only cuts the text)."""
     langs = sorted({k for _, _, d in rows for k in d["groups"] if k.startswith("lang:")})
     lines = ["| tool | budget | " + " | ".join(k[5:] for k in langs) + " |",
              "|" + "---|" * (len(langs) + 2)]
+    seen: set[str] = set()
     for tool, budget, data in rows:
-        cells = [fmt((data["groups"].get(k) or {}).get("CodeR"), "{:.3f}") for k in langs]
+        if metric != "CodeR" and tool in seen:
+            continue  # the files do not depend on the budget: one row per tool
+        seen.add(tool)
+        cells = [fmt((data["groups"].get(k) or {}).get(metric), "{:.3f}") for k in langs]
         lines.append(f"| {tool} | {budget} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -159,7 +168,8 @@ def main() -> int:
             rows = [row for rs in runs for row in rs]
         repos = sorted({t["repo"] for t in tasks})
         sections.append(f"### {split}: {len(tasks)} tasks ({', '.join(repos)})\n\n"
-                        f"{table(rows)}\n\nCodeR by language:\n\n{per_language(rows)}")
+                        f"{table(rows)}\n\nCodeR by language:\n\n{per_language(rows, 'CodeR')}"
+                        f"\n\nFile MRR by language:\n\n{per_language(rows, 'MRR')}")
     header = (f"Code in the context: graphiq-ci {git_describe()}; {C.hardware_note()}; "
               f"{time.perf_counter() - t0:.0f}s in all. CodeR and Full are eval.py's; tokens "
               "are characters / 4 of the text scored.")
