@@ -220,13 +220,24 @@ def _sections(data: bytes) -> dict[str, Any]:
     return out
 
 
-def _text(s: dict[str, Any], name: str) -> Strings:
+#: a string section smaller than this is split at once: a list reads faster than `Strings`
+#: (zod's whole vocabulary splits in well under a millisecond; a query reads it ~20k times)
+_SPLIT_BELOW = 1 << 20
+
+
+def _text(s: dict[str, Any], name: str) -> Sequence[str]:
     blob, items = s[name]
     at = s[f"{name}.at"]
     if len(at) != items + 1 or at[0] != 0 or at[-1] != len(blob) \
             or (items and blob[-1] != 0):
         raise _Corrupt(f"{name}: wrong string table")
-    return Strings(blob, at)
+    strings = Strings(blob, at)
+    if len(blob) >= _SPLIT_BELOW:
+        return strings
+    listed = strings.tolist()
+    if len(listed) != items:
+        raise _Corrupt(f"{name}: wrong string count")
+    return listed
 
 
 def _csr_ok(off: Sequence[int], flat: Sequence[int], n: int) -> bool:
@@ -238,7 +249,7 @@ def _csr_ok(off: Sequence[int], flat: Sequence[int], n: int) -> bool:
 def _decode(gen: int, data: bytes) -> GraphIndex:
     s = _sections(data)
     names, vocab, distinct = _text(s, "names"), _text(s, "vocab"), _text(s, "names.sorted")
-    paths = _text(s, "paths").tolist()
+    paths = list(_text(s, "paths"))
     n, n_paths, n_vocab = len(s["ids"]), len(paths), len(vocab)
     strings = [_text(s, k) for k in ("qualified", "kinds", "visibility")]
     if any(len(x) != n for x in (s["file_of"], s["lines"], s["end_lines"], s["parent"],

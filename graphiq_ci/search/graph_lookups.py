@@ -169,7 +169,7 @@ class NameIndex:
         self._listed: list[str] | None = None
 
     @classmethod
-    def stored(cls, distinct: Strings, at: Sequence[int], order: Sequence[int]) -> NameIndex:
+    def stored(cls, distinct: Sequence[str], at: Sequence[int], order: Sequence[int]) -> NameIndex:
         """The index as the cache holds it (no name holds a NUL there: the writer refuses)."""
         index = cls.__new__(cls)
         index.distinct, index.at, index.order = distinct, at, order

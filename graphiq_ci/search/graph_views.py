@@ -33,18 +33,22 @@ _EMPTY: frozenset[str] = frozenset()
 
 
 class _Lazy(Sequence[T]):
-    """A read-only sequence whose items are built on first access (`_make`), then kept."""
+    """A read-only sequence whose items are built on first access (`_make`), then kept.
 
-    __slots__ = ("_cache",)
+    Kept in a dict, not a list of `size` slots: a query touches a few thousand items, and
+    a dozen lists of a million Nones were ~0.1 s of each query at 1M symbols."""
+
+    __slots__ = ("_cache", "_size")
 
     def __init__(self, size: int) -> None:
-        self._cache: list[T | None] = [None] * size
+        self._size = size
+        self._cache: dict[int, T] = {}
 
     def _make(self, i: int) -> T:
         raise NotImplementedError
 
     def __len__(self) -> int:
-        return len(self._cache)
+        return self._size
 
     @overload
     def __getitem__(self, i: int) -> T: ...
@@ -53,15 +57,17 @@ class _Lazy(Sequence[T]):
 
     def __getitem__(self, i: int | slice) -> T | list[T]:
         if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        item = self._cache[i]  # raises IndexError past the end, as a list would
+            return [self[k] for k in range(*i.indices(self._size))]
+        item = self._cache.get(i)
         if item is None:
-            i = i if i >= 0 else i + len(self)
-            item = self._cache[i] = self._make(i)
+            k = i + self._size if i < 0 else i
+            if not 0 <= k < self._size:
+                raise IndexError(f"index {i} out of range")  # as a list would
+            item = self._cache[k] = self._make(k)
         return item
 
     def __iter__(self) -> Iterator[T]:
-        return (self[i] for i in range(len(self)))
+        return (self[i] for i in range(self._size))
 
 
 class Strings(_Lazy[str]):
@@ -156,10 +162,11 @@ class VocabLookup:
     (a dict or a sort of 200k terms was ~0.1 s of every query at 200k symbols); a built one's
     is sorted on first use, and `extended` keeps a patched one's without a new sort."""
 
-    __slots__ = ("_order", "vocab")
+    __slots__ = ("_found", "_order", "vocab")
 
     def __init__(self, vocab: Sequence[str], order: Sequence[int] | None = None) -> None:
         self.vocab, self._order = vocab, order
+        self._found: dict[str, list[int]] = {}  # a query asks for its few terms many times
 
     @property
     def order(self) -> Sequence[int]:
@@ -169,12 +176,14 @@ class VocabLookup:
         return self._order
 
     def ids_of(self, term: str) -> list[int]:
-        order, key = self.order, self.vocab.__getitem__
-        lo = bisect_left(order, term, key=key)
-        hi = lo
-        while hi < len(order) and self.vocab[order[hi]] == term:
-            hi += 1
-        return [order[k] for k in range(lo, hi)]
+        found = self._found.get(term)
+        if found is None:
+            order, vocab = self.order, self.vocab
+            lo = hi = bisect_left(order, term, key=vocab.__getitem__)
+            while hi < len(order) and vocab[order[hi]] == term:
+                hi += 1
+            found = self._found[term] = [order[k] for k in range(lo, hi)]
+        return found
 
     def extended(self, vocab: Sequence[str]) -> VocabLookup:
         """The lookup of `vocab`, which is this one's vocabulary with terms appended."""

@@ -12,6 +12,7 @@ import pytest
 import zstandard
 
 from graphiq_ci.index import run_index
+from graphiq_ci.search import graph_cache
 from graphiq_ci.search.graph import GraphIndex, build
 from graphiq_ci.search.graph_cache import (
     _LAYOUT,
@@ -23,7 +24,8 @@ from graphiq_ci.search.graph_cache import (
     _Stale,
     load_graph,
 )
-from graphiq_ci.search.graph_views import Adjacency, TermSets
+from graphiq_ci.search.graph_lookups import NameIndex
+from graphiq_ci.search.graph_views import Adjacency, Strings, TermSets
 from graphiq_ci.store import Store, index_dir, open_store
 
 SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "shop"
@@ -96,6 +98,27 @@ def test_a_loaded_graph_dumps_back_to_the_same_graph(shop_store: tuple[Path, Sto
     assert once is not None
     twice = _load(_dump(once), built.generation)
     assert twice is not None and _observable(twice) == _observable(built)
+
+
+def test_large_string_sections_read_lazily_and_alike(
+        shop_store: tuple[Path, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sections of 1 MiB and more stay one blob, each string decoded when read; here every
+    section does, so the shop index exercises what a large repository's graph does."""
+    _, store = shop_store
+    monkeypatch.setattr(graph_cache, "_SPLIT_BELOW", 0)
+    built = build(store)
+    loaded = _load(_dump(built), built.generation)
+    assert loaded is not None and isinstance(loaded.names, Strings)
+    assert _observable(loaded) == _observable(built)
+    want, got = NameIndex(built.names), loaded.name_index()
+    assert isinstance(got.distinct, Strings) and list(got.distinct) == want.distinct
+    assert got.blob == want.blob and got.listed() == want.distinct
+    for lower in [*want.distinct, "", "no such name", "zzzz"]:
+        assert got.positions(lower) == want.positions(lower), lower
+        for prefix in (lower[:1], lower[:3]):
+            assert got.starting_with(prefix) == want.starting_with(prefix), prefix
+    again = _load(_dump(loaded), built.generation)
+    assert again is not None and _observable(again) == _observable(built)
 
 
 def test_a_stale_cache_is_ignored(shop_store: tuple[Path, Store]) -> None:
