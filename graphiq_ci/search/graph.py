@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from array import array
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,7 +44,7 @@ from graphiq_ci.text import split_identifier, stem, tokens
 DECLARES_CODE = EDGE_CODES[EdgeKind.DECLARES.value]
 
 __all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex", "build",
-           "edge_order", "idf_weight", "lazy_lookups", "name_terms_of"]
+           "edge_order", "idf_weight", "lazy_lookups", "name_terms_of", "path_words_of"]
 
 
 @dataclass
@@ -108,14 +108,10 @@ class GraphIndex:
         return found
 
     def path_words(self) -> tuple[list[set[str]], dict[str, int]]:
-        """Each path's stemmed words, and in how many paths each word occurs."""
+        """Each path's stemmed words, and in how many paths each word occurs (a loaded or
+        patched graph has them from the cache or the graph it patched)."""
         if self._path_words is None:
-            words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in self.paths]
-            df: dict[str, int] = defaultdict(int)
-            for ws in words:
-                for w in ws:
-                    df[w] += 1
-            self._path_words = (words, df)
+            self._path_words = path_words_of(self.paths)
         return self._path_words
 
     def idf_of(self, term: str) -> float:
@@ -326,6 +322,16 @@ def lazy_lookups(ids: Sequence[int], names: Sequence[str], lookup: VocabLookup,
 
     return {"idf": Idf(lookup, df, len(ids), idf_weight), "by_name": LazyDict(by_name),
             "pos_of_id": PositionOfId(ids)}
+
+
+def path_words_of(paths: Iterable[str], known: Mapping[str, set[str]] | None = None,
+                  ) -> tuple[list[set[str]], dict[str, int]]:
+    """`GraphIndex.path_words` for `paths`, taking a path's words from `known` when it is
+    there: tokenising and stemming every path was ~0.25 s of each query at 10,000 files."""
+    known = known or {}
+    words = [known[p] if p in known else {stem(t) for t in tokens(p.replace("/", " "))}
+             for p in paths]
+    return words, Counter(chain.from_iterable(words))
 
 
 def edge_order(e: Edge) -> tuple[float, int, int]:

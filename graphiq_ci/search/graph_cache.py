@@ -25,8 +25,9 @@ import sys
 import time
 import zlib
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ from graphiq_ci.store import Store, index_dir
 CACHE_NAME = "graph.bin"
 OLD_CACHES = ("graph.bin.zst",)  # earlier formats' files, removed when this one is written
 _MAGIC = b"GIQG"
-_FORMAT = 4
+_FORMAT = 5
 
 # header (16 bytes): b"GIQG", u32 format, u32 generation, u32 CRC-32 of the rest; then u32
 #   section count, per section u64 byte length and u64 item count, then the sections in
@@ -58,14 +59,16 @@ _FORMAT = 4
 #   it (0: a name term only): IDF is derived from it, and `graph_update` patches it.
 #   `vocab.order` is the vocabulary ids sorted by term; `names.sorted` the distinct
 #   lower-case names, sorted, and the positions holding each are
-#   `names.pos[names.run[k]:names.run[k + 1]]`.
+#   `names.pos[names.run[k]:names.run[k + 1]]`. `paths.words` holds each path's stemmed
+#   words (`GraphIndex.path_words`), space-separated.
 
 _STR = "s"
 _SECTIONS: tuple[tuple[str, str], ...] = (
     ("ids", "q"), ("file_of", U32), ("lines", I32), ("end_lines", I32), ("parent", I32),
     ("degree", "d"), ("path_is_test", "B"), ("file_symbol", I32),
     ("names", _STR), ("qualified", _STR), ("kinds", _STR), ("visibility", _STR),
-    ("paths", _STR), ("vocab", _STR), ("vocab.order", U32), ("df", U32), ("median_idf", "d"),
+    ("paths", _STR), ("paths.words", _STR), ("vocab", _STR), ("vocab.order", U32),
+    ("df", U32), ("median_idf", "d"),
     ("names.sorted", _STR), ("names.run", U32), ("names.pos", U32),
     ("terms.off", U32), ("terms.ids", U32), ("name_terms.off", U32), ("name_terms.ids", U32),
     ("out.off", U32), ("out.to", U32), ("out.weight", "d"), ("out.code", "B"),
@@ -136,7 +139,8 @@ def _parts(g: GraphIndex) -> list[bytes]:
         _numbers(I32, g.end_lines), _numbers(I32, g.parent), _numbers("d", g.degree),
         _numbers("B", g.path_is_test), _numbers(I32, g.file_symbol),
         *_strings(g.names), *_strings(g.qualified), *_strings(g.kinds),
-        *_strings(g.visibility), *_strings(g.paths), *_strings(t.vocab),
+        *_strings(g.visibility), *_strings(g.paths),
+        *_strings(_joined(g.path_words()[0])), *_strings(t.vocab),
         _numbers(U32, t.lookup.order), _numbers(U32, g.term_df), _numbers("d", [g.median_idf]),
         *_strings(names.distinct), _numbers(U32, names.at), _numbers(U32, names.order),
         *_csr(t.off, t.ids, codes=U32 * 2), *_csr(nt.off, nt.ids, codes=U32 * 2),
@@ -153,6 +157,13 @@ def _parts(g: GraphIndex) -> list[bytes]:
     for part in parts:
         crc = zlib.crc32(part, crc)
     return [_MAGIC + struct.pack("<III", _FORMAT, g.generation, crc), *parts]
+
+
+def _joined(word_sets: list[set[str]]) -> list[str]:
+    joined = [" ".join(sorted(ws)) for ws in word_sets]
+    if any(" " in w or not w for ws in word_sets for w in ws):
+        raise _Unencodable  # identifier parts never are: a guard, not a case
+    return joined
 
 
 def _pad(size: int) -> bytes:
@@ -250,11 +261,13 @@ def _decode(gen: int, data: bytes) -> GraphIndex:
     s = _sections(data)
     names, vocab, distinct = _text(s, "names"), _text(s, "vocab"), _text(s, "names.sorted")
     paths = list(_text(s, "paths"))
+    path_words = [set(t.split(" ")) if t else set() for t in _text(s, "paths.words")]
     n, n_paths, n_vocab = len(s["ids"]), len(paths), len(vocab)
     strings = [_text(s, k) for k in ("qualified", "kinds", "visibility")]
     if any(len(x) != n for x in (s["file_of"], s["lines"], s["end_lines"], s["parent"],
                                  s["degree"], names, *strings, s["names.pos"])) \
             or len(s["path_is_test"]) != n_paths or len(s["file_symbol"]) != n_paths \
+            or len(path_words) != n_paths \
             or len(s["df"]) != n_vocab or len(s["vocab.order"]) != n_vocab \
             or len(s["median_idf"]) != 1 or not _csr_ok(s["names.run"], s["names.pos"],
                                                          len(distinct)) \
@@ -283,6 +296,7 @@ def _decode(gen: int, data: bytes) -> GraphIndex:
         term_df=df, **lazy_lookups(ids, names, lookup, df),
     )
     g._names = NameIndex.stored(distinct, s["names.run"], s["names.pos"])
+    g._path_words = (path_words, Counter(chain.from_iterable(path_words)))
     return g
 
 

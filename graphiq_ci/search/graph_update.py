@@ -28,6 +28,7 @@ from graphiq_ci.search.graph import (
     idf_weight,
     lazy_lookups,
     name_terms_of,
+    path_words_of,
 )
 from graphiq_ci.search.graph_views import (
     EDGE_CODES,
@@ -204,7 +205,7 @@ class _Patch:
                 at = file_of[self.fresh_pos[f]]
                 file_symbol[at] = max(file_symbol[at], self.fresh_pos[f])
 
-        return GraphIndex(
+        patched = GraphIndex(
             generation=self.generation, ids=ids, names=names,
             qualified=self.gather(g.qualified, lambda r: r[3]), kinds=kinds, file_of=file_of,
             lines=self.gather(g.lines, lambda r: r[5]),
@@ -218,6 +219,9 @@ class _Patch:
             path_is_test=[was_test[p] if p in was_test else is_test_path(p) for p in self.paths],
             file_symbol=file_symbol, term_df=df, **lazy_lookups(ids, names, terms.lookup, df),
         )
+        patched._path_words = path_words_of(  # the paths kept keep their words
+            self.paths, dict(zip(path_of_old, g.path_words()[0], strict=True)))
+        return patched
 
     def _terms(self) -> tuple[TermSets, TermSets, array[int]]:
         """Both term CSRs over one vocabulary, new terms appended; per-term counts patched."""

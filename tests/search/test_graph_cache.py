@@ -57,6 +57,7 @@ def _observable(g: GraphIndex) -> dict[str, object]:
         "paths": list(g.paths), "path_is_test": list(g.path_is_test),
         "file_symbol": list(g.file_symbol),
         "by_name": dict(g.by_name), "pos_of_id": dict(g.pos_of_id),
+        "path_words": g.path_words()[0], "path_df": dict(g.path_words()[1]),
     }
 
 
