@@ -8,6 +8,7 @@ term's vocabulary ids without a dict of the whole vocabulary.
 
 from __future__ import annotations
 
+import mmap
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
@@ -125,11 +126,11 @@ class TermSets(_Lazy[frozenset[str]]):
 
     def __init__(self, vocab: Sequence[str], off: Sequence[int], ids: Sequence[int],
                  lookup: VocabLookup | None = None,
-                 flat: tuple[bytes, int] | None = None) -> None:
+                 flat: tuple[bytes | mmap.mmap, int] | None = None) -> None:
         super().__init__(len(off) - 1)
         self.vocab, self.off, self.ids = vocab, off, ids
         self.lookup = lookup or VocabLookup(vocab)
-        self._flat = flat
+        self._flat: tuple[bytes | mmap.mmap, int] | None = flat
 
     def _make(self, i: int) -> frozenset[str]:
         a, b = self.off[i], self.off[i + 1]

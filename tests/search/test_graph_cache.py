@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 import shutil
 import struct
 import zlib
@@ -120,6 +121,23 @@ def test_large_string_sections_read_lazily_and_alike(
             assert got.starting_with(prefix) == want.starting_with(prefix), prefix
     again = _load(_dump(loaded), built.generation)
     assert again is not None and _observable(again) == _observable(built)
+
+
+def test_a_mapped_cache_reads_like_a_read_one(
+        shop_store: tuple[Path, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large cache file is memory-mapped (`_MAP_FROM`); here every file is, with lazy
+    strings too, and term postings are searched in the mapping itself."""
+    root, store = shop_store
+    monkeypatch.setattr(graph_cache, "_MAP_FROM", 0)
+    monkeypatch.setattr(graph_cache, "_SPLIT_BELOW", 0)
+    want = _observable(build(store))
+    load_graph(store, root)
+    mapped = load_graph(store, root)
+    flat = mapped.name_terms._flat  # type: ignore[attr-defined]
+    assert flat is not None and isinstance(flat[0], mmap.mmap)
+    assert _observable(mapped) == want
+    assert all(mapped.with_name_term(t) == [i for i, s in enumerate(mapped.name_terms) if t in s]
+               for t in ("order", "cart", "no-such-term"))
 
 
 def test_a_stale_cache_is_ignored(shop_store: tuple[Path, Store]) -> None:
