@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -35,8 +34,11 @@ def guarded(fn: Callable[[], T]) -> T:
     """
     try:
         return fn()
-    except (GraphiqError, sqlite3.Error, OSError) as exc:
-        if os.environ.get("GRAPHIQ_DEBUG"):
+    except Exception as exc:
+        import sqlite3  # loaded by any command that got this far; `--help` never needs it
+
+        if not isinstance(exc, (GraphiqError, sqlite3.Error, OSError)) \
+                or os.environ.get("GRAPHIQ_DEBUG"):
             raise
         echo(f"graphiq-ci: {one_line(exc)}", err=True)
         raise Exit(2) from None

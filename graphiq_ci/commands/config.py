@@ -7,7 +7,6 @@ turned into before a CI run does it for them.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from graphiq_ci.commands.common import add_command, echo, guarded
@@ -43,6 +42,8 @@ def _show(repo: Path, *, show: bool, as_json: bool) -> None:
         echo(f"graphiq-ci: warning: {warning}", err=True)
     data = config.as_dict()
     if as_json:
+        import json
+
         echo(json.dumps(data, indent=2))
     else:
         echo(yaml.safe_dump(data, sort_keys=False), nl=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +45,8 @@ def _search(a: argparse.Namespace) -> int:
 
     result = guarded(lambda: search(a.repo, a.query, a.top))
     if a.as_json:
+        import json
+
         echo(json.dumps({
             "query": a.query, "family": result.query.family.value,
             "results": [{"name": h.name, "qualified": h.qualified, "kind": h.kind,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _run(a: argparse.Namespace) -> int:
+    import json
+
     data = guarded(lambda: _stats(a.repo))
     echo(json.dumps(data, indent=2) if a.as_json else _text(data))
     return 0

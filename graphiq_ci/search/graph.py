@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from array import array
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +24,7 @@ from typing import Any
 
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.paths import is_test_path
+from graphiq_ci.search.graph_lookups import Idf, LazyDict, NameIndex, PositionOfId
 from graphiq_ci.search.graph_views import (
     DEEP_CODES,
     EDGE_CODES,
@@ -33,11 +34,9 @@ from graphiq_ci.search.graph_views import (
     U32,
     Adjacency,
     Edge,
-    Idf,
-    LazyDict,
-    NameIndex,
     NeighborTerms,
     TermSets,
+    VocabLookup,
 )
 from graphiq_ci.store import Store
 from graphiq_ci.text import split_identifier, stem, tokens
@@ -45,7 +44,7 @@ from graphiq_ci.text import split_identifier, stem, tokens
 DECLARES_CODE = EDGE_CODES[EdgeKind.DECLARES.value]
 
 __all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex", "build",
-           "edge_order", "idf_weight", "lazy_lookups", "name_terms_of"]
+           "edge_order", "idf_weight", "lazy_lookups", "name_terms_of", "path_words_of"]
 
 
 @dataclass
@@ -109,14 +108,10 @@ class GraphIndex:
         return found
 
     def path_words(self) -> tuple[list[set[str]], dict[str, int]]:
-        """Each path's stemmed words, and in how many paths each word occurs."""
+        """Each path's stemmed words, and in how many paths each word occurs (a loaded or
+        patched graph has them from the cache or the graph it patched)."""
         if self._path_words is None:
-            words = [{stem(t) for t in tokens(p.replace("/", " "))} for p in self.paths]
-            df: dict[str, int] = defaultdict(int)
-            for ws in words:
-                for w in ws:
-                    df[w] += 1
-            self._path_words = (words, df)
+            self._path_words = path_words_of(self.paths)
         return self._path_words
 
     def idf_of(self, term: str) -> float:
@@ -234,7 +229,8 @@ def _build(store: Store) -> GraphIndex:
     del counts
     words = list(vocab)
     del vocab
-    name_terms = TermSets(words, names_off, names_ids)
+    lookup = VocabLookup(words)
+    name_terms = TermSets(words, names_off, names_ids, lookup)
     out, inc = _adjacency(store, n)
     degrees = list(map(operator.add, map(operator.sub, out.off[1:], out.off[:-1]),
                        map(operator.sub, inc.off[1:], inc.off[:-1])))
@@ -243,12 +239,12 @@ def _build(store: Store) -> GraphIndex:
     return GraphIndex(
         generation=generation, ids=ids, names=names, qualified=qualified, kinds=kinds,
         file_of=file_of, lines=lines, end_lines=end_lines, visibility=visibility,
-        parent=parent, terms=TermSets(words, terms_off, terms_ids), name_terms=name_terms,
+        parent=parent, terms=TermSets(words, terms_off, terms_ids, lookup), name_terms=name_terms,
         neighbor_terms=NeighborTerms(name_terms, out, inc),
         degree=array("d", [math.log1p(c) / most for c in degrees]), out=out, inc=inc,
         median_idf=idf_weight(held[len(held) // 2], n) if held else 0.0,
         paths=paths, path_is_test=[is_test_path(p) for p in paths], file_symbol=file_symbol,
-        term_df=df, **lazy_lookups(ids, names, words, df),
+        term_df=df, **lazy_lookups(ids, names, lookup, df),
     )
 
 
@@ -310,13 +306,13 @@ def idf_weight(count: int, symbols: int) -> float:
     return math.log(1 + (n - count + 0.5) / (count + 0.5))
 
 
-def lazy_lookups(ids: Sequence[int], names: Sequence[str], vocab: Sequence[str],
+def lazy_lookups(ids: Sequence[int], names: Sequence[str], lookup: VocabLookup,
                  df: Sequence[int]) -> dict[str, Mapping[Any, Any]]:
-    """`idf`, `by_name` and `pos_of_id` of a graph held in arrays (loaded or patched), built
-    on first use: a query reads a few of them, and building all three costs ~0.1 s at 200k.
-    `idf` computes a term's IDF when it is asked for (a query asks for its own terms only):
-    computing all of them was 0.37 s of a query at 200k symbols."""
-    n = len(ids)
+    """`idf`, `by_name` and `pos_of_id` of a graph held in arrays (built, loaded or patched),
+    none of them a dict of the whole graph unless asked for: a query reads a few entries.
+    `idf` computes a term's IDF when it is asked for (computing all of them was 0.37 s of a
+    query at 200k symbols), `pos_of_id` bisects the ids (positions follow ids), and `by_name`
+    (the fallback scan's and `relations`' dict) is built on first use."""
 
     def by_name() -> dict[str, list[int]]:
         found: dict[str, list[int]] = {}
@@ -324,9 +320,18 @@ def lazy_lookups(ids: Sequence[int], names: Sequence[str], vocab: Sequence[str],
             found.setdefault(lower, []).append(i)
         return found
 
-    return {"idf": Idf(vocab, df, n, idf_weight),
-            "by_name": LazyDict(by_name),
-            "pos_of_id": LazyDict(lambda: dict(zip(ids, range(n), strict=True)))}
+    return {"idf": Idf(lookup, df, len(ids), idf_weight), "by_name": LazyDict(by_name),
+            "pos_of_id": PositionOfId(ids)}
+
+
+def path_words_of(paths: Iterable[str], known: Mapping[str, set[str]] | None = None,
+                  ) -> tuple[list[set[str]], dict[str, int]]:
+    """`GraphIndex.path_words` for `paths`, taking a path's words from `known` when it is
+    there: tokenising and stemming every path was ~0.25 s of each query at 10,000 files."""
+    known = known or {}
+    words = [known[p] if p in known else {stem(t) for t in tokens(p.replace("/", " "))}
+             for p in paths]
+    return words, Counter(chain.from_iterable(words))
 
 
 def edge_order(e: Edge) -> tuple[float, int, int]:

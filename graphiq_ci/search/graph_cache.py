@@ -1,58 +1,86 @@
-"""The graph index's cache file, `graph.bin.zst` next to the database.
+"""The graph index's cache file, `graph.bin` next to the database.
 
-The cache is a zstd-compressed run of flat sections: numbers as little-endian `array.array`
-bytes, string lists as one NUL-joined UTF-8 blob, term sets and adjacency in CSR form (offsets
-plus flat ids). Loading is a few C-level copies, splits and min/max checks, with no per-symbol
-Python; term sets and edge lists are materialised on first access (`graph_views`). Only
-struct, array and zstd parse the file, with every size and index checked: never pickle or
-marshal, because the file lives in the repository's tree.
+The cache is a run of flat sections, each 8-byte aligned: numbers as little-endian `array`
+bytes, strings as one UTF-8 blob (each string ended by a NUL) plus where each starts, term
+sets and adjacency in CSR form (offsets plus flat ids), and the lookups a query needs (names
+sorted, the vocabulary's order) stored rather than derived. Loading reads the file (maps a
+large one), checks its CRC-32 and every section's size, and casts memoryviews over the
+bytes: no copy, no split and no per-symbol Python, so a warm query pays little for the
+repository's size (at 200k symbols the zstd frame, splitting the strings, range-checking
+every id and sorting the names were ~0.7 s of each query; the CRC is what is left, ~0.02 s).
+Items are materialised on first access (`graph_views`).
+
+Only struct, zlib's CRC and memoryview parse the file: never pickle or marshal, because the
+file lives in the repository's tree. The CRC catches a damaged file; a forged one (its CRC
+made to match) is as trusted as the database beside it: an id out of range fails the query
+with an IndexError, since every access is bounds-checked, and never reads outside the file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import mmap
 import operator
 import os
 import struct
 import sys
 import time
+import zlib
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import islice
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any
 
-import zstandard
-
 from graphiq_ci.phases import phase
-from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex, build, lazy_lookups
-from graphiq_ci.search.graph_views import I32, U32, Adjacency, Edge, NeighborTerms, TermSets
+from graphiq_ci.search.graph import GraphIndex, build, lazy_lookups
+from graphiq_ci.search.graph_lookups import NameIndex
+from graphiq_ci.search.graph_views import (
+    I32,
+    U32,
+    Adjacency,
+    NeighborTerms,
+    Strings,
+    TermSets,
+    VocabLookup,
+    plain,
+)
 from graphiq_ci.store import Store, index_dir
 
-CACHE_NAME = "graph.bin.zst"
+Buffer = bytes | mmap.mmap  # the file's bytes, read or mapped
+CACHE_NAME = "graph.bin"
+OLD_CACHES = ("graph.bin.zst",)  # earlier formats' files, removed when this one is written
 _MAGIC = b"GIQG"
-_FORMAT = 3
+_FORMAT = 5
 
-# header: b"GIQG", u32 format, u32 generation (12 bytes), then one zstd frame (with checksum)
-#   holding u32 section count, per section u64 byte length and u64 item count, then the
-#   sections in `_SECTIONS` order. Numbers are little-endian; "s" sections are NUL-joined
-#   UTF-8 strings. Neighbour terms are not stored: `NeighborTerms` derives them. `df` holds,
-#   per vocabulary id, how many symbols' terms hold it (0: a name term only): IDF is derived
-#   from it, and `graph_update` patches it.
+# header (16 bytes): b"GIQG", u32 format, u32 generation, u32 CRC-32 of the rest; then u32
+#   section count, per section u64 byte length and u64 item count, then the sections in
+#   `_SECTIONS` order, each padded to a multiple of 8 bytes. Numbers are little-endian; a
+#   string section ("s") is followed by its strings' starts (`NAME.at`, items + 1 offsets,
+#   the last the blob's length). `df` holds, per vocabulary id, how many symbols' terms hold
+#   it (0: a name term only): IDF is derived from it, and `graph_update` patches it.
+#   `vocab.order` is the vocabulary ids sorted by term; `names.sorted` the distinct
+#   lower-case names, sorted, and the positions holding each are
+#   `names.pos[names.run[k]:names.run[k + 1]]`. `paths.words` holds each path's stemmed
+#   words (`GraphIndex.path_words`), space-separated.
 
 _STR = "s"
 _SECTIONS: tuple[tuple[str, str], ...] = (
     ("ids", "q"), ("file_of", U32), ("lines", I32), ("end_lines", I32), ("parent", I32),
     ("degree", "d"), ("path_is_test", "B"), ("file_symbol", I32),
     ("names", _STR), ("qualified", _STR), ("kinds", _STR), ("visibility", _STR),
-    ("paths", _STR), ("vocab", _STR), ("df", U32), ("median_idf", "d"),
+    ("paths", _STR), ("paths.words", _STR), ("vocab", _STR), ("vocab.order", U32),
+    ("df", U32), ("median_idf", "d"),
+    ("names.sorted", _STR), ("names.run", U32), ("names.pos", U32),
     ("terms.off", U32), ("terms.ids", U32), ("name_terms.off", U32), ("name_terms.ids", U32),
     ("out.off", U32), ("out.to", U32), ("out.weight", "d"), ("out.code", "B"),
     ("inc.off", U32), ("inc.to", U32), ("inc.weight", "d"), ("inc.code", "B"),
 )
+_TABLE = tuple((f"{name}.at", U32) if code == _STR else None for name, code in _SECTIONS)
+_LAYOUT = tuple(x for k, entry in enumerate(_SECTIONS) for x in (entry, _TABLE[k]) if x)
 _SWAP = sys.byteorder != "little"
-_MAX_PAYLOAD = 1 << 32  # a larger frame is not one this module wrote
-_COMPRESSOR = zstandard.ZstdCompressor(level=3, write_checksum=True)
+_HEADER = 16
 
 
 class _Corrupt(Exception):
@@ -63,160 +91,236 @@ class _Unencodable(Exception):
     """A string holds a NUL, which the string sections use as their separator."""
 
 
-def _strings(items: Sequence[str]) -> tuple[bytes, int]:
+def _strings(items: Sequence[str]) -> list[tuple[bytes, int]]:
+    items = plain(items)
     joined = "\0".join(items)
     if joined.count("\0") != max(len(items) - 1, 0):
         raise _Unencodable
-    return joined.encode("utf-8", "surrogatepass"), len(items)
+    blob = (joined + "\0" if items else "").encode("utf-8", "surrogatepass")
+    sizes: Iterable[int] = (map(len, items) if len(blob) == len(joined) + bool(items)  # ASCII
+                            else (len(s.encode("utf-8", "surrogatepass")) for s in items))
+    # string k starts at the lengths before it plus one NUL each (map and accumulate in C)
+    at = array(U32, map(operator.add, accumulate(sizes, initial=0), range(len(items) + 1)))
+    return [(blob, len(items)), _numbers(U32, at)]
 
 
 def _numbers(code: str, values: Iterable[Any]) -> tuple[bytes, int]:
-    arr = values if isinstance(values, array) and values.typecode == code else array(code, values)
+    if isinstance(values, array) and values.typecode == code:
+        arr = values
+    elif isinstance(values, memoryview) and values.format == code:
+        arr = array(code)
+        arr.frombytes(values.cast("B"))  # a loaded column: one copy, no per-item Python
+    else:
+        arr = array(code, values)
     if _SWAP:
         arr = array(code, arr)
         arr.byteswap()
     return arr.tobytes(), len(arr)
 
 
-def _csr_sets(sets: Sequence[frozenset[str]]) -> list[tuple[bytes, int]]:
-    assert isinstance(sets, TermSets), "build, patch and load give term sets as CSR arrays"
-    return [_numbers(U32, sets.off), _numbers(U32, sets.ids)]
-
-
-def _csr_edges(adj: Sequence[list[Edge]]) -> list[tuple[bytes, int]]:
-    assert isinstance(adj, Adjacency), "build, patch and load give edges as CSR arrays"
-    return [_numbers(U32, adj.off), _numbers(U32, adj.to), _numbers("d", adj.weights),
-            _numbers("B", adj.codes)]
+def _csr(off: Sequence[int], *flat: Sequence[Any], codes: str) -> list[tuple[bytes, int]]:
+    return [_numbers(c, a) for c, a in zip(codes, (off, *flat), strict=True)]
 
 
 def _dump(g: GraphIndex) -> bytes:
     """The cache file for `g`; raises _Unencodable when a string can't be stored."""
-    vocab = _vocab(g)
-    sets = _csr_sets(g.terms) + _csr_sets(g.name_terms)
+    return b"".join(_parts(g))
+
+
+def _parts(g: GraphIndex) -> list[bytes]:
+    """The cache file for `g` in pieces, to be written one after another (joining them
+    would hold the file twice)."""
+    t, nt, out, inc = g.terms, g.name_terms, g.out, g.inc
+    assert isinstance(t, TermSets) and isinstance(nt, TermSets) and t.vocab is nt.vocab \
+        and t.lookup is nt.lookup and len(g.term_df) == len(t.vocab), \
+        "build, patch and load give term sets as CSR arrays over one vocabulary"
+    assert isinstance(out, Adjacency) and isinstance(inc, Adjacency), \
+        "build, patch and load give edges as CSR arrays"
+    names = g.name_index()
     sections = [
         _numbers("q", g.ids), _numbers(U32, g.file_of), _numbers(I32, g.lines),
         _numbers(I32, g.end_lines), _numbers(I32, g.parent), _numbers("d", g.degree),
         _numbers("B", g.path_is_test), _numbers(I32, g.file_symbol),
-        _strings(g.names), _strings(g.qualified), _strings(g.kinds), _strings(g.visibility),
-        _strings(g.paths), _strings(vocab), _numbers(U32, g.term_df),
-        _numbers("d", [g.median_idf]), *sets, *_csr_edges(g.out), *_csr_edges(g.inc),
+        *_strings(g.names), *_strings(g.qualified), *_strings(g.kinds),
+        *_strings(g.visibility), *_strings(g.paths),
+        *_strings(_joined(g.path_words()[0])), *_strings(t.vocab),
+        _numbers(U32, t.lookup.order), _numbers(U32, g.term_df), _numbers("d", [g.median_idf]),
+        *_strings(names.distinct), _numbers(U32, names.at), _numbers(U32, names.order),
+        *_csr(t.off, t.ids, codes=U32 * 2), *_csr(nt.off, nt.ids, codes=U32 * 2),
+        *_csr(out.off, out.to, out.weights, out.codes, codes=U32 * 2 + "dB"),
+        *_csr(inc.off, inc.to, inc.weights, inc.codes, codes=U32 * 2 + "dB"),
     ]
+    assert len(sections) == len(_LAYOUT)
     head = struct.pack(f"<I{2 * len(sections)}Q", len(sections),
                        *(x for blob, count in sections for x in (len(blob), count)))
-    payload = b"".join([head, *(blob for blob, _ in sections)])
-    return _MAGIC + struct.pack("<II", _FORMAT, g.generation) + _COMPRESSOR.compress(payload)
+    parts = [head, _pad(len(head))]
+    for blob, _ in sections:
+        parts += [blob, _pad(len(blob))]
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return [_MAGIC + struct.pack("<III", _FORMAT, g.generation, crc), *parts]
 
 
-def _vocab(g: GraphIndex) -> list[str]:
-    """The one vocabulary both term CSRs index, with a count per term (`term_df`)."""
-    t, nt = g.terms, g.name_terms
-    assert isinstance(t, TermSets) and isinstance(nt, TermSets) and t.vocab is nt.vocab \
-        and len(g.term_df) == len(t.vocab), "build, patch and load share one vocabulary"
-    return t.vocab
+def _joined(word_sets: list[set[str]]) -> list[str]:
+    joined = [" ".join(sorted(ws)) for ws in word_sets]
+    if any(" " in w or not w for ws in word_sets for w in ws):
+        raise _Unencodable  # identifier parts never are: a guard, not a case
+    return joined
 
 
-def _load(data: bytes, generation: int | None) -> GraphIndex | None:
-    """The cached graph; None when it is stale (another format, or another generation than
-    `generation` when one is given)."""
-    if len(data) < 12 or data[:4] != _MAGIC:
+def _pad(size: int) -> bytes:
+    return b"\0" * (-size % 8)
+
+
+def _load(data: Buffer, generation: int | None) -> GraphIndex | None:
+    """The cached graph; None when it is stale (another generation than `generation`, when
+    one is given). A file of another format raises `_Stale`."""
+    if len(data) < _HEADER or data[:4] != _MAGIC:
         raise _Corrupt("not a graph cache")
-    fmt, gen = struct.unpack_from("<II", data, 4)
-    if fmt != _FORMAT or generation is not None and gen != generation:
+    fmt, gen, crc = struct.unpack_from("<III", data, 4)
+    if fmt != _FORMAT:
+        raise _Stale(fmt)
+    if generation is not None and gen != generation:
         return None
+    body = memoryview(data)[_HEADER:]
+    if zlib.crc32(body) != crc:
+        raise _Corrupt("checksum mismatch")
     try:
-        return _decode(gen, memoryview(data)[12:])
+        return _decode(gen, data)
     except (ValueError, TypeError, IndexError, OverflowError, MemoryError, struct.error,
-            zstandard.ZstdError) as exc:
+            UnicodeDecodeError) as exc:
         raise _Corrupt(type(exc).__name__) from None
 
 
-def _sections(frame: memoryview) -> dict[str, Any]:
-    """Each section's array (or string list), with every length checked against the bytes."""
-    size = zstandard.frame_content_size(frame)
-    if not 0 <= size <= _MAX_PAYLOAD:
-        raise _Corrupt("no usable frame size")
-    payload = memoryview(zstandard.ZstdDecompressor().decompress(frame))
-    if len(payload) != size or len(payload) < 4:
-        raise _Corrupt("frame size mismatch")
-    count = struct.unpack_from("<I", payload)[0]
-    if count != len(_SECTIONS):
+class _Stale(Exception):
+    """The cache was written in another format (an older or newer graphiq-ci)."""
+
+
+def _sections(data: Buffer) -> dict[str, Any]:
+    """Each section as a memoryview cast to its type (a string section: its bytes and item
+    count), with every length checked against the file; `NAME@` is where it starts."""
+    view = memoryview(data)
+    if len(view) < _HEADER + 4:
+        raise _Corrupt("no section table")
+    count = struct.unpack_from("<I", view, _HEADER)[0]
+    if count != len(_LAYOUT):
         raise _Corrupt("unexpected sections")
-    sizes = struct.unpack_from(f"<{2 * count}Q", payload, 4)
-    at = 4 + 16 * count
-    if at + sum(sizes[0::2]) != len(payload):
-        raise _Corrupt("section sizes don't add up")
+    sizes = struct.unpack_from(f"<{2 * count}Q", view, _HEADER + 4)
+    at = _HEADER + 4 + 16 * count
+    at += -at % 8  # the header's 16 bytes keep the body's alignment
     out: dict[str, Any] = {}
-    for k, (name, code) in enumerate(_SECTIONS):
+    for k, (name, code) in enumerate(_LAYOUT):
         nbytes, items = sizes[2 * k], sizes[2 * k + 1]
-        chunk = payload[at:at + nbytes]
-        at += nbytes
+        if at + nbytes > len(view):
+            raise _Corrupt(f"{name}: past the end")
+        chunk = view[at:at + nbytes]
+        out[f"{name}@"] = at
+        at += nbytes + (-nbytes % 8)
         if code == _STR:
-            strings = str(chunk, "utf-8", "surrogatepass").split("\0") if items else []
-            if len(strings) != items or (items == 0 and nbytes):
-                raise _Corrupt(f"{name}: wrong string count")
-            out[name] = strings
-        else:
+            out[name] = (chunk, items)
+            continue
+        if nbytes != items * struct.calcsize(code):
+            raise _Corrupt(f"{name}: wrong size")
+        if _SWAP:
             arr = array(code)
-            if nbytes != items * arr.itemsize:
-                raise _Corrupt(f"{name}: wrong size")
             arr.frombytes(chunk)
-            if _SWAP:
-                arr.byteswap()
+            arr.byteswap()
             out[name] = arr
+        else:
+            out[name] = chunk.cast(code)  # type: ignore[call-overload]  # code: a str
+    if at != len(view):
+        raise _Corrupt("section sizes don't add up")
     return out
 
 
-def _below(arr: array[int], high: int) -> bool:
-    """Every value of an unsigned array under `high` (one C-level max, no per-item Python)."""
-    return not arr or max(arr) < high
+#: a string section smaller than this is split at once: a list reads faster than `Strings`
+#: (zod's whole vocabulary splits in well under a millisecond; a query reads it ~20k times)
+_SPLIT_BELOW = 1 << 20
 
 
-def _in_range(arr: array[int], low: int, high: int) -> bool:
-    return not arr or (min(arr) >= low and max(arr) < high)
+def _text(s: dict[str, Any], name: str) -> Sequence[str]:
+    blob, items = s[name]
+    at = s[f"{name}.at"]
+    if len(at) != items + 1 or at[0] != 0 or at[-1] != len(blob) \
+            or (items and blob[-1] != 0):
+        raise _Corrupt(f"{name}: wrong string table")
+    strings = Strings(blob, at)
+    if len(blob) >= _SPLIT_BELOW:
+        return strings
+    listed = strings.tolist()
+    if len(listed) != items:
+        raise _Corrupt(f"{name}: wrong string count")
+    return listed
 
 
-def _csr_ok(off: array[int], flat: array[int], n: int, high: int) -> bool:
-    """Offsets start at 0, never decrease and end at the flat array's end; ids under `high`."""
-    return (len(off) == n + 1 and off[0] == 0 and off[-1] == len(flat)
-            and all(map(operator.le, off, islice(off, 1, None))) and _below(flat, high))
+def _csr_ok(off: Sequence[int], flat: Sequence[int], n: int) -> bool:
+    """Offsets for `n` items that start at 0 and end at the flat array's end. Values are not
+    range-checked here: every read of them is (see the module's docstring)."""
+    return len(off) == n + 1 and off[0] == 0 and off[-1] == len(flat)
 
 
-def _decode(gen: int, frame: memoryview) -> GraphIndex:
-    s = _sections(frame)
-    n, n_paths, n_vocab = len(s["ids"]), len(s["paths"]), len(s["vocab"])
-    n_codes = len(EDGE_KINDS)
-    if any(len(s[k]) != n for k in ("file_of", "lines", "end_lines", "parent", "degree",
-                                    "names", "qualified", "kinds", "visibility")) \
+def _decode(gen: int, data: Buffer) -> GraphIndex:
+    s = _sections(data)
+    names, vocab, distinct = _text(s, "names"), _text(s, "vocab"), _text(s, "names.sorted")
+    paths = list(_text(s, "paths"))
+    path_words = [set(t.split(" ")) if t else set() for t in _text(s, "paths.words")]
+    n, n_paths, n_vocab = len(s["ids"]), len(paths), len(vocab)
+    strings = [_text(s, k) for k in ("qualified", "kinds", "visibility")]
+    if any(len(x) != n for x in (s["file_of"], s["lines"], s["end_lines"], s["parent"],
+                                 s["degree"], names, *strings, s["names.pos"])) \
             or len(s["path_is_test"]) != n_paths or len(s["file_symbol"]) != n_paths \
-            or len(s["df"]) != n_vocab or len(s["median_idf"]) != 1 \
-            or not _below(s["file_of"], max(n_paths, 1)) \
-            or not _in_range(s["parent"], -1, n) or not _in_range(s["file_symbol"], -1, n) \
-            or not _below(s["path_is_test"], 2) \
-            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.ids"], n, n_vocab)
-                       for k in ("terms", "name_terms")) \
-            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.to"], n, n)
+            or len(path_words) != n_paths \
+            or len(s["df"]) != n_vocab or len(s["vocab.order"]) != n_vocab \
+            or len(s["median_idf"]) != 1 or not _csr_ok(s["names.run"], s["names.pos"],
+                                                         len(distinct)) \
+            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.ids"], n) for k in ("terms", "name_terms")) \
+            or not all(_csr_ok(s[f"{k}.off"], s[f"{k}.to"], n)
                        and len(s[f"{k}.weight"]) == len(s[f"{k}.to"]) == len(s[f"{k}.code"])
-                       and _below(s[f"{k}.code"], n_codes) for k in ("out", "inc")):
+                       for k in ("out", "inc")):
         raise _Corrupt("inconsistent arrays")
-    vocab: list[str] = s["vocab"]
-    ids: array[int] = s["ids"]
-    names: list[str] = s["names"]
-    df: array[int] = s["df"]
-    name_terms = TermSets(vocab, s["name_terms.off"], s["name_terms.ids"])
+    ids, df = s["ids"], s["df"]
+    lookup = VocabLookup(vocab, s["vocab.order"])
+    flat = None if _SWAP else (data, s["terms.ids@"])
+    name_flat = None if _SWAP else (data, s["name_terms.ids@"])
+    name_terms = TermSets(vocab, s["name_terms.off"], s["name_terms.ids"], lookup, name_flat)
     out = Adjacency(s["out.off"], s["out.to"], s["out.weight"], s["out.code"])
     inc = Adjacency(s["inc.off"], s["inc.to"], s["inc.weight"], s["inc.code"])
-
-    return GraphIndex(
-        generation=gen, ids=ids, names=names, qualified=s["qualified"], kinds=s["kinds"],
+    qualified, kinds, visibility = strings
+    g = GraphIndex(
+        generation=gen, ids=ids, names=names, qualified=qualified, kinds=kinds,
         file_of=s["file_of"], lines=s["lines"], end_lines=s["end_lines"],
-        visibility=s["visibility"], parent=s["parent"],
-        terms=TermSets(vocab, s["terms.off"], s["terms.ids"]),
+        visibility=visibility, parent=s["parent"],
+        terms=TermSets(vocab, s["terms.off"], s["terms.ids"], lookup, flat),
         name_terms=name_terms, neighbor_terms=NeighborTerms(name_terms, out, inc),
         degree=s["degree"], out=out, inc=inc,
-        median_idf=s["median_idf"][0], paths=s["paths"],
+        median_idf=s["median_idf"][0], paths=paths,
         path_is_test=list(map(bool, s["path_is_test"])), file_symbol=s["file_symbol"],
-        term_df=df, **lazy_lookups(ids, names, vocab, df),
+        term_df=df, **lazy_lookups(ids, names, lookup, df),
     )
+    g._names = NameIndex.stored(distinct, s["names.run"], s["names.pos"])
+    g._path_words = (path_words, Counter(chain.from_iterable(path_words)))
+    return g
+
+
+#: a cache file this large is mapped, not read: reading copied ~0.4 s of 295 MB into every
+#: query at 1M symbols, which the CRC then reads again
+_MAP_FROM = 16 << 20
+
+
+def _read(path: Path) -> Buffer:
+    """The file's bytes, a large one memory-mapped where a mapped file can be replaced (POSIX).
+
+    A mapping stays valid while it is used because no writer changes the file in place:
+    `load_graph` writes a new file and renames it over the old one, and `_set_aside` renames.
+    (A file truncated in place under a running process would end it with SIGBUS.)
+    """
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if os.name != "posix" or size < _MAP_FROM:
+            return f.read()
+        flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)  # faulted in at once
+        return mmap.mmap(f.fileno(), size, flags=flags, prot=mmap.PROT_READ)
 
 
 def load_graph(store: Store, root: Path) -> GraphIndex:
@@ -225,16 +329,23 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     result is cached.
 
     A stale cache is overwritten; a corrupt one is set aside (one line on stderr says where)
-    and rebuilt. A cache that can't be written (read-only checkout) only costs the next query
-    a rebuild.
+    and rebuilt; one an older graphiq-ci wrote is rebuilt with one line saying so (the graph
+    is derived from the index: nothing is lost). A cache that can't be written (read-only
+    checkout) only costs the next query a rebuild.
     """
     path = index_dir(root) / CACHE_NAME
     generation = store.generation
     cached = None
     try:
-        cached = _load(path.read_bytes(), None)
+        cached = _load(_read(path), None)
     except OSError:
-        pass
+        old = [p.name for p in map(path.with_name, OLD_CACHES) if p.exists()]
+        if old:
+            _note(f"graph cache {old[0]} is an older graphiq-ci's, rebuilding it as "
+                  f"{CACHE_NAME}")
+    except _Stale as exc:
+        _note(f"graph cache {CACHE_NAME} is in another graphiq-ci's format (format {exc}), "
+              "rebuilding it")
     except _Corrupt as exc:
         _set_aside(path, str(exc))
     if cached is not None and cached.generation == generation:
@@ -247,22 +358,28 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
             g = patch(cached, store)
     if g is None:
         g = build(store)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     try:
         _remove_orphans(path)
         with open(tmp, "wb") as out:
             phase("graph-cache")  # the file exists from here: a kill leaves an orphan
-            out.write(_dump(g))
+            out.writelines(_parts(g))
         os.replace(tmp, path)
+        for name in OLD_CACHES:
+            path.with_name(name).unlink(missing_ok=True)
     except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)  # a graph that cannot be stored leaves no half file
     return g
 
 
+def _note(text: str) -> None:
+    print(f"graphiq-ci: {text}", file=sys.stderr)
+
+
 def _remove_orphans(path: Path) -> None:
     """Temporary caches of processes that died writing them (a SIGKILL mid-write)."""
-    for tmp in path.parent.glob(path.with_suffix(".tmp*").name):
+    for tmp in path.parent.glob(f"{path.name}.tmp*"):
         pid = tmp.suffix.removeprefix(".tmp")
         if pid.isdigit() and not _alive(int(pid)):
             tmp.unlink(missing_ok=True)
@@ -284,5 +401,5 @@ def _set_aside(path: Path, why: str) -> None:
         os.replace(path, aside)
     except OSError:
         return  # another process replaced it first, or a read-only directory
-    print(f"graphiq-ci: graph cache unreadable ({why}), rebuilding it; the old file is kept as "
-          f"{aside.name}", file=sys.stderr)
+    _note(f"graph cache unreadable ({why}), rebuilding it; the old file is kept as "
+          f"{aside.name}")

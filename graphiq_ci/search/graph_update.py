@@ -28,12 +28,17 @@ from graphiq_ci.search.graph import (
     idf_weight,
     lazy_lookups,
     name_terms_of,
+    path_words_of,
 )
 from graphiq_ci.search.graph_views import (
     EDGE_CODES,
+    U32,
     Adjacency,
     NeighborTerms,
     TermSets,
+    extend,
+    plain,
+    typecode,
 )
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import touched_since
@@ -154,11 +159,16 @@ class _Patch:
     def gather(self, old: Sequence[Any], fresh: Callable[[_Row], Any],
                convert: Callable[[Any], Any] | None = None) -> Sequence[Any]:
         """One per-symbol field in the new order: runs copied from `old`, fresh rows read."""
-        out: Any = array(old.typecode) if isinstance(old, array) else []
+        code = typecode(old)
+        out: Any = [] if code is None else array(code)
+        old = plain(old)
         for piece in self.plan:
             if isinstance(piece, tuple):
                 chunk = old[piece[0]:piece[1]]
-                out.extend(chunk if convert is None else map(convert, chunk))
+                if convert is None:
+                    extend(out, chunk)
+                else:
+                    out.extend(map(convert, chunk))
             else:
                 out.append(fresh(self.rows[piece]))
         return out  # type: ignore[no-any-return]
@@ -185,7 +195,7 @@ class _Patch:
         ids = self.new_ids
         held = sorted((c for c in df if c), reverse=True)  # IDF falls as the count rises
         was_test = dict(zip(path_of_old, g.path_is_test, strict=True))
-        file_symbol = array(g.file_symbol.typecode if isinstance(g.file_symbol, array) else "l",
+        file_symbol = array(typecode(g.file_symbol) or "l",
                             [-1] * len(self.paths))
         for k, p in enumerate(path_of_old):
             if p in new_path and g.file_symbol[k] >= 0:
@@ -195,7 +205,7 @@ class _Patch:
                 at = file_of[self.fresh_pos[f]]
                 file_symbol[at] = max(file_symbol[at], self.fresh_pos[f])
 
-        return GraphIndex(
+        patched = GraphIndex(
             generation=self.generation, ids=ids, names=names,
             qualified=self.gather(g.qualified, lambda r: r[3]), kinds=kinds, file_of=file_of,
             lines=self.gather(g.lines, lambda r: r[5]),
@@ -207,16 +217,20 @@ class _Patch:
             median_idf=idf_weight(held[len(held) // 2], n) if held else 0.0,
             paths=self.paths,
             path_is_test=[was_test[p] if p in was_test else is_test_path(p) for p in self.paths],
-            file_symbol=file_symbol, term_df=df, **lazy_lookups(ids, names, terms.vocab, df),
+            file_symbol=file_symbol, term_df=df, **lazy_lookups(ids, names, terms.lookup, df),
         )
+        patched._path_words = path_words_of(  # the paths kept keep their words
+            self.paths, dict(zip(path_of_old, g.path_words()[0], strict=True)))
+        return patched
 
     def _terms(self) -> tuple[TermSets, TermSets, array[int]]:
         """Both term CSRs over one vocabulary, new terms appended; per-term counts patched."""
         old: TermSets = self.g.terms  # type: ignore[assignment]
         old_names: TermSets = self.g.name_terms  # type: ignore[assignment]
-        vocab = list(old.vocab)
+        vocab = list(plain(old.vocab))
         index = dict(zip(vocab, range(len(vocab)), strict=True))
-        df = array(old.ids.typecode, self.g.term_df)
+        df = array(typecode(old.ids) or U32)
+        extend(df, self.g.term_df)
         for o in self.cut:
             for k in old.ids[old.off[o]:old.off[o + 1]]:
                 df[k] -= 1
@@ -237,7 +251,9 @@ class _Patch:
         name_plan = self._pieces(lambda r: [ids_of(name_terms_of(r[2]), False)])
         t_off, (t_ids,) = _splice(old.off, [old.ids], term_plan, None)
         n_off, (n_ids,) = _splice(old_names.off, [old_names.ids], name_plan, None)
-        return TermSets(vocab, t_off, t_ids), TermSets(vocab, n_off, n_ids), df
+        lookup = old.lookup.extended(vocab)
+        return (TermSets(vocab, t_off, t_ids, lookup), TermSets(vocab, n_off, n_ids, lookup),
+                df)
 
     def _pieces(self, fresh: Callable[[_Row], list[Any]],
                 replaced: dict[int, list[Any]] | None = None) -> list[Piece]:
@@ -300,19 +316,24 @@ def _columns(edges: list[Edge]) -> list[list[Any]]:
     return [[e[0] for e in edges], [e[1] for e in edges], [e[2] for e in edges]]
 
 
-def _splice(off: array[int], flats: list[array[Any]], plan: list[Piece],
+def _splice(off: Sequence[int], flats: list[Sequence[Any]], plan: list[Piece],
             remap: list[int] | None) -> tuple[array[int], list[array[Any]]]:
     """A CSR in the plan's order: runs copied from (`off`, `flats`) with their offsets moved
     and, given `remap`, their first flat array's positions renumbered; items appended."""
-    new_off = array(off.typecode, [0])
-    outs = [array(f.typecode) for f in flats]
+    codes = [typecode(f) for f in (off, *flats)]
+    assert all(codes), "CSR columns are arrays, or memoryviews of a loaded cache"
+    new_off = array(codes[0] or U32, [0])
+    outs = [array(c or U32) for c in codes[1:]]
     for piece in plan:
         if isinstance(piece, tuple):
             a, b = piece
             lo, hi = off[a], off[b]
             new_off.extend(map((len(outs[0]) - lo).__add__, off[a + 1:b + 1]))
             for k, (o, f) in enumerate(zip(outs, flats, strict=True)):
-                o.extend(map(remap.__getitem__, f[lo:hi]) if k == 0 and remap else f[lo:hi])
+                if k == 0 and remap:
+                    o.extend(map(remap.__getitem__, f[lo:hi]))
+                else:
+                    extend(o, f[lo:hi])
         else:
             for o, col in zip(outs, piece, strict=True):
                 o.extend(col)

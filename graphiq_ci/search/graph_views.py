@@ -1,26 +1,21 @@
 """Read-only views of the graph's flat arrays, materialised item by item on first access.
 
-A graph loaded from its cache holds CSR arrays (offsets plus flat ids); the query path reads a
-few hundred symbols' term sets and edges, never all 200k, so building each item when first
-asked keeps loading at a few C-level copies. `NameIndex` answers exact, prefix and regex name
-lookups over the sorted names.
+A graph loaded from its cache holds CSR arrays (offsets plus flat ids) and string blobs; the
+query path reads a few hundred symbols' term sets, edges and names, never all 200k, so
+building each item when first asked keeps loading at a few checks. `VocabLookup` finds a
+term's vocabulary ids without a dict of the whole vocabulary.
 """
 
 from __future__ import annotations
 
-import re
+import mmap
+import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import (
-    Callable,
-    ItemsView,
     Iterator,
-    KeysView,
-    Mapping,
     Sequence,
-    ValuesView,
 )
-from itertools import compress
 from typing import Any, TypeVar, overload
 
 from graphiq_ci.model import DEEP_EDGES, STRUCTURAL_EDGES, EdgeKind
@@ -39,18 +34,22 @@ _EMPTY: frozenset[str] = frozenset()
 
 
 class _Lazy(Sequence[T]):
-    """A read-only sequence whose items are built on first access (`_make`), then kept."""
+    """A read-only sequence whose items are built on first access (`_make`), then kept.
 
-    __slots__ = ("_cache",)
+    Kept in a dict, not a list of `size` slots: a query touches a few thousand items, and
+    a dozen lists of a million Nones were ~0.1 s of each query at 1M symbols."""
+
+    __slots__ = ("_cache", "_size")
 
     def __init__(self, size: int) -> None:
-        self._cache: list[T | None] = [None] * size
+        self._size = size
+        self._cache: dict[int, T] = {}
 
     def _make(self, i: int) -> T:
         raise NotImplementedError
 
     def __len__(self) -> int:
-        return len(self._cache)
+        return self._size
 
     @overload
     def __getitem__(self, i: int) -> T: ...
@@ -59,29 +58,79 @@ class _Lazy(Sequence[T]):
 
     def __getitem__(self, i: int | slice) -> T | list[T]:
         if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        item = self._cache[i]  # raises IndexError past the end, as a list would
+            return [self[k] for k in range(*i.indices(self._size))]
+        item = self._cache.get(i)
         if item is None:
-            i = i if i >= 0 else i + len(self)
-            item = self._cache[i] = self._make(i)
+            k = i + self._size if i < 0 else i
+            if not 0 <= k < self._size:
+                raise IndexError(f"index {i} out of range")  # as a list would
+            item = self._cache[k] = self._make(k)
         return item
 
     def __iter__(self) -> Iterator[T]:
-        return (self[i] for i in range(len(self)))
+        return (self[i] for i in range(self._size))
+
+
+class Strings(_Lazy[str]):
+    """Strings stored in one UTF-8 blob, each ended by a NUL, decoded on first access: a
+    loaded graph reads a few thousand of its 200k names, and splitting every string section
+    was ~0.15 s of each query at 200k symbols. `at[k]` is where string k starts."""
+
+    __slots__ = ("at", "blob")
+
+    def __init__(self, blob: bytes | memoryview, at: Sequence[int]) -> None:
+        super().__init__(len(at) - 1)
+        self.blob, self.at = blob, at
+
+    def _make(self, i: int) -> str:
+        return str(self.blob[self.at[i]:self.at[i + 1] - 1], "utf-8", "surrogatepass")
+
+    def text(self) -> str:
+        """Every string, each followed by a NUL (one C-level decode)."""
+        return str(self.blob, "utf-8", "surrogatepass")
+
+    def tolist(self) -> list[str]:
+        return self.text().split("\0")[:-1] if len(self) else []
+
+
+def plain(items: Sequence[T]) -> Sequence[T]:
+    """A sequence to copy runs from: `Strings` split at once, anything else as it is."""
+    return items.tolist() if isinstance(items, Strings) else items  # type: ignore[return-value]
+
+
+def typecode(items: Sequence[Any]) -> str | None:
+    """The array typecode of an `array`, or of a memoryview cast as one (a loaded graph's
+    columns), else None."""
+    if isinstance(items, array):
+        return items.typecode
+    return items.format if isinstance(items, memoryview) else None
+
+
+def extend(out: Any, chunk: Sequence[Any]) -> None:
+    """`out.extend(chunk)`; a memoryview of `out`'s own type by one copy of its bytes."""
+    if isinstance(chunk, memoryview) and isinstance(out, array) and chunk.format == out.typecode:
+        out.frombytes(chunk.cast("B"))
+    else:
+        out.extend(chunk)
 
 
 class TermSets(_Lazy[frozenset[str]]):
     """Per-symbol term sets in CSR form (offsets into one flat array of vocabulary ids).
 
-    The arrays are public for the cache writer and `graph_update`, which copy them by runs."""
+    The arrays are public for the cache writer and `graph_update`, which copy them by runs.
+    `lookup` finds a term's vocabulary ids (one is shared by a graph's two term CSRs);
+    `flat` is the flat ids' bytes and where they start in it (a loaded graph's: the cache
+    file's own bytes, searched in place)."""
 
-    __slots__ = ("_flat", "_index", "ids", "off", "vocab")
+    __slots__ = ("_flat", "ids", "lookup", "off", "vocab")
 
-    def __init__(self, vocab: list[str], off: array[int], ids: array[int]) -> None:
+    def __init__(self, vocab: Sequence[str], off: Sequence[int], ids: Sequence[int],
+                 lookup: VocabLookup | None = None,
+                 flat: tuple[bytes | mmap.mmap, int] | None = None) -> None:
         super().__init__(len(off) - 1)
         self.vocab, self.off, self.ids = vocab, off, ids
-        self._index: dict[str, int] | None = None  # term → vocabulary id, for `having`
-        self._flat = b""
+        self.lookup = lookup or VocabLookup(vocab)
+        self._flat: tuple[bytes | mmap.mmap, int] | None = flat
 
     def _make(self, i: int) -> frozenset[str]:
         a, b = self.off[i], self.off[i + 1]
@@ -89,25 +138,64 @@ class TermSets(_Lazy[frozenset[str]]):
 
     def having(self, term: str) -> list[int]:
         """Positions whose set holds `term`, ascending, found in the flat ids (no set is built)."""
-        if self._index is None:
-            self._index = dict(zip(self.vocab, range(len(self.vocab)), strict=True))
-            self._flat = self.ids.tobytes()
-        if len(self._index) != len(self.vocab):  # a repeated vocabulary entry: compare strings
-            return [i for i in range(len(self)) if term in self[i]]
-        k = self._index.get(term)
-        if k is None:
-            return []
-        size, flat, off = self.ids.itemsize, self._flat, self.off
-        pattern = array(self.ids.typecode, [k]).tobytes()
+        ids: Any = self.ids  # an array or a memoryview: a buffer
+        if self._flat is None:
+            self._flat = (bytes(ids), 0)
+        flat, base = self._flat
+        size, off = memoryview(ids).itemsize, self.off
+        end = base + len(self.ids) * size
         found: list[int] = []
-        at = flat.find(pattern)
-        while at >= 0:
-            if at % size:  # straddles two ids
-                at = flat.find(pattern, at + 1)
-                continue
-            found.append(bisect_right(off, at // size) - 1)
-            at = flat.find(pattern, at + size)
+        for k in self.lookup.ids_of(term):  # more than one only in a hand-made vocabulary
+            pattern = k.to_bytes(size, sys.byteorder)
+            at = flat.find(pattern, base, end)
+            while at >= 0:
+                if (at - base) % size:  # straddles two ids
+                    at = flat.find(pattern, at + 1, end)
+                    continue
+                found.append(bisect_right(off, (at - base) // size) - 1)
+                at = flat.find(pattern, at + size, end)
         return sorted(set(found))
+
+
+class VocabLookup:
+    """A term's vocabulary ids, by bisection over the vocabulary's ids sorted by term (ties by
+    id): no dict of the whole vocabulary is built. A loaded graph's order comes from the cache
+    (a dict or a sort of 200k terms was ~0.1 s of every query at 200k symbols); a built one's
+    is sorted on first use, and `extended` keeps a patched one's without a new sort."""
+
+    __slots__ = ("_found", "_order", "vocab")
+
+    def __init__(self, vocab: Sequence[str], order: Sequence[int] | None = None) -> None:
+        self.vocab, self._order = vocab, order
+        self._found: dict[str, list[int]] = {}  # a query asks for its few terms many times
+
+    @property
+    def order(self) -> Sequence[int]:
+        if self._order is None:
+            self._order = array(U32, sorted(range(len(self.vocab)),
+                                            key=self.vocab.__getitem__))
+        return self._order
+
+    def ids_of(self, term: str) -> list[int]:
+        found = self._found.get(term)
+        if found is None:
+            order, vocab = self.order, self.vocab
+            lo = hi = bisect_left(order, term, key=vocab.__getitem__)
+            while hi < len(order) and vocab[order[hi]] == term:
+                hi += 1
+            found = self._found[term] = [order[k] for k in range(lo, hi)]
+        return found
+
+    def extended(self, vocab: Sequence[str]) -> VocabLookup:
+        """The lookup of `vocab`, which is this one's vocabulary with terms appended."""
+        old = len(self.vocab)
+        if self._order is None or len(vocab) - old > 1000:
+            return VocabLookup(vocab)  # a sort beats that many insertions
+        order = array(U32, self._order)
+        key = vocab.__getitem__
+        for k in range(old, len(vocab)):
+            order.insert(bisect_right(order, vocab[k], key=key), k)
+        return VocabLookup(vocab, order)
 
 
 class Adjacency(_Lazy[list[Edge]]):
@@ -146,129 +234,3 @@ class NeighborTerms(_Lazy[frozenset[str]]):
 def neighbor_terms_of(name_terms: Sequence[frozenset[str]], out: list[Edge],
                     inc: list[Edge]) -> frozenset[str]:
     return frozenset().union(*(name_terms[j] for j, _, c in out + inc if c in STRUCTURAL_CODES))
-
-
-class LazyDict(Mapping[K, V]):
-    """A dict built by `make` on first use (name and id lookups of a loaded graph)."""
-
-    __slots__ = ("_d", "_make")
-
-    def __init__(self, make: Callable[[], dict[K, V]]) -> None:
-        self._make: Callable[[], dict[K, V]] | None = make
-        self._d: dict[K, V] = {}
-
-    @property
-    def data(self) -> dict[K, V]:
-        if self._make is not None:
-            self._d, self._make = self._make(), None
-        return self._d
-
-    def __getitem__(self, key: K) -> V:
-        return self.data[key]
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self.data)
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.data
-
-    @overload
-    def get(self, key: K, /) -> V | None: ...
-    @overload
-    def get(self, key: K, default: V | T, /) -> V | T: ...
-
-    def get(self, key: K, default: Any = None, /) -> Any:
-        return self.data.get(key, default)
-
-    def keys(self) -> KeysView[K]:
-        return self.data.keys()
-
-    def values(self) -> ValuesView[V]:
-        return self.data.values()
-
-    def items(self) -> ItemsView[K, V]:
-        return self.data.items()
-
-
-class Idf(Mapping[str, float]):
-    """term → IDF, from per-term symbol counts (`df`, 0: a name term only, no IDF), each
-    computed when asked for. The count lookup is one C-level dict build on first use."""
-
-    __slots__ = ("_counts", "_df", "_n", "_vocab", "_weight")
-
-    def __init__(self, vocab: Sequence[str], df: Sequence[int], n: int,
-                 weight: Callable[[int, int], float]) -> None:
-        self._vocab, self._df, self._n, self._weight = vocab, df, n, weight
-        self._counts: dict[str, int] | None = None
-
-    @property
-    def counts(self) -> dict[str, int]:
-        if self._counts is None:  # the last of a repeated term counts, as before
-            self._counts = dict(compress(zip(self._vocab, self._df, strict=True), self._df))
-        return self._counts
-
-    def __getitem__(self, term: str) -> float:
-        return self._weight(self.counts[term], self._n)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.counts)
-
-    def __len__(self) -> int:
-        return len(self.counts)
-
-    def __contains__(self, term: object) -> bool:
-        return term in self.counts
-
-
-class NameIndex:
-    """Lower-case names, sorted: exact and prefix lookups by bisection, regex scans in C.
-
-    `keys` holds every position's lower-case name in order, `order` the positions in the same
-    order (ascending within equal names: the sort is stable), `distinct` each name once. `blob`
-    is `distinct` with a NUL before and after each name, so one compiled regex can test every
-    name without a Python loop; it is None when a name holds a NUL itself (then callers scan).
-    """
-
-    __slots__ = ("_blob", "distinct", "keys", "order")
-
-    def __init__(self, names: Sequence[str]) -> None:
-        low = list(map(str.lower, names))
-        self.order = sorted(range(len(low)), key=low.__getitem__)
-        self.keys = [low[i] for i in self.order]
-        self.distinct = list(dict.fromkeys(self.keys))
-        self._blob: str | None = None
-
-    def positions(self, lower: str) -> list[int]:
-        """Positions whose lower-case name is `lower`, ascending (what `by_name.get` holds)."""
-        lo = bisect_left(self.keys, lower)
-        return self.order[lo:bisect_right(self.keys, lower, lo)]
-
-    def starting_with(self, prefix: str) -> list[str]:
-        """The distinct lower-case names that start with `prefix`, in sorted order."""
-        out: list[str] = []
-        distinct = self.distinct
-        for k in range(bisect_left(distinct, prefix), len(distinct)):
-            if not distinct[k].startswith(prefix):
-                break
-            out.append(distinct[k])
-        return out
-
-    @property
-    def blob(self) -> str | None:
-        if self._blob is None:
-            joined = "\0".join(self.distinct)
-            if joined.count("\0") != max(len(self.distinct) - 1, 0):
-                return None
-            self._blob = f"\0{joined}\0"
-        return self._blob
-
-    def matching(self, pattern: re.Pattern[str]) -> list[str]:
-        """Group 1 of each match of `pattern` in `blob`: a pattern of the form `\0(...)` that
-        never crosses a NUL yields the names it matches (a leading literal lets the regex
-        engine skip ahead in C). [] when there is no blob."""
-        blob = self.blob
-        return [] if blob is None else [m.group(1) for m in pattern.finditer(blob)]
-

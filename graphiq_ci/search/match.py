@@ -107,7 +107,7 @@ def find_names(g: GraphIndex, query: str) -> dict[int, NameMatch]:
         from rapidfuzz.distance import Levenshtein
 
         limit = 1 if len(q) < 7 else 2
-        close = process.extract(q, index.distinct, scorer=Levenshtein.distance, processor=None,
+        close = process.extract(q, index.listed(), scorer=Levenshtein.distance, processor=None,
                                 score_cutoff=limit, limit=None)
         typos = sorted((index.positions(name), int(d)) for name, d, _ in close)
         for positions, d in typos:

@@ -111,7 +111,7 @@ def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path
             elif first == "no index":
                 shutil.rmtree(repo / ".graphiq")
             elif first == "no graph cache":
-                for cache in (repo / ".graphiq").glob("graph.bin.zst*"):
+                for cache in (repo / ".graphiq").glob("graph.bin*"):
                     cache.unlink()
             if not _kill_in_phase(repo, args, aim, tmp_path / "phases.log"):
                 missed += 1
@@ -129,7 +129,7 @@ def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path
                 assert found.returncode == 0 and "func_" in found.stdout, found.stderr
                 # the killed writer's temporary file is gone, the new cache is whole
                 assert [p.name for p in (repo / ".graphiq").glob("graph.bin*")] == [
-                    "graph.bin.zst"]
+                    "graph.bin"]
         landed += hits
     print(f"\nfaults: {landed} SIGKILLs landed in their phase ({missed} retried)")
 
@@ -188,7 +188,7 @@ def test_a_damaged_database_is_set_aside_and_rebuilt(indexed: Path) -> None:
 def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
     from graphiq_ci.search.graph_cache import _MAGIC
 
-    cache = indexed / ".graphiq" / "graph.bin.zst"
+    cache = indexed / ".graphiq" / "graph.bin"
     first = run_cli("search", "ledger reconcile", "--json", "--repo", str(indexed))
     assert first.returncode == 0 and cache.exists()
     good = cache.read_bytes()
@@ -205,7 +205,7 @@ def test_a_corrupt_graph_cache_is_set_aside_and_rebuilt(indexed: Path) -> None:
 
 
 #: whole-file damage, then damage inside a well-formed file: each must be caught by a check
-#: (the frame's checksum, a section's size, a range), never loaded as a wrong graph
+#: (the file's CRC, a section's size, a string table), never loaded as a wrong graph
 CACHE_DAMAGE = ("garbage", "truncated", "flipped-byte", "offset-out-of-range",
                 "truncated-array", "wrong-count")
 
@@ -215,29 +215,31 @@ def _damage_cache(cache: Path, good: bytes, damage: str) -> None:
         cache.write_bytes(b"\x00not a cache" * 50)
     elif damage == "truncated":
         cache.write_bytes(good[: len(good) // 2])
-    elif damage == "flipped-byte":  # inside the compressed frame: its checksum must catch it
-        middle = 12 + (len(good) - 12) // 2
+    elif damage == "flipped-byte":  # inside the sections: the CRC must catch it
+        middle = 16 + (len(good) - 16) // 2
         cache.write_bytes(good[:middle] + bytes([good[middle] ^ 0x40]) + good[middle + 1:])
     else:
         cache.write_bytes(_edit_sections(good, damage))
 
 
 def _edit_sections(good: bytes, damage: str) -> bytes:
-    """The cache re-encoded with one section damaged and the frame itself valid again."""
+    """The cache with one section damaged. An id out of range keeps the old CRC (a file whose
+    CRC matches forged ids is trusted like the index, see graph_cache); the structural damage
+    gets a matching CRC, so the size checks must find it."""
     import struct
+    import zlib
 
-    import zstandard
+    from graphiq_ci.search.graph_cache import _LAYOUT
 
-    from graphiq_ci.search.graph_cache import _SECTIONS
-
-    payload = zstandard.ZstdDecompressor().decompress(good[12:])
-    count = struct.unpack_from("<I", payload)[0]
-    sizes = list(struct.unpack_from(f"<{2 * count}Q", payload, 4))
-    at, blobs = 4 + 16 * count, []
+    count = struct.unpack_from("<I", good, 16)[0]
+    sizes = list(struct.unpack_from(f"<{2 * count}Q", good, 20))
+    at = 20 + 16 * count
+    at += -at % 8
+    blobs = []
     for k in range(count):
-        blobs.append(bytearray(payload[at:at + sizes[2 * k]]))
-        at += sizes[2 * k]
-    names = [name for name, _ in _SECTIONS]
+        blobs.append(bytearray(good[at:at + sizes[2 * k]]))
+        at += sizes[2 * k] + -sizes[2 * k] % 8
+    names = [name for name, _ in _LAYOUT]
     if damage == "offset-out-of-range":  # an edge to a symbol past the last one
         blobs[names.index("out.to")][:4] = struct.pack("<I", 0xFFFFFFF0)
     elif damage == "truncated-array":  # a section's bytes cut short, its item count kept
@@ -247,8 +249,13 @@ def _edit_sections(good: bytes, damage: str) -> bytes:
     else:  # one more item claimed than the bytes hold
         sizes[2 * names.index("ids") + 1] += 1
     head = struct.pack(f"<I{2 * count}Q", count, *sizes)
-    frame = zstandard.ZstdCompressor(write_checksum=True).compress(head + b"".join(blobs))
-    return good[:12] + frame
+    parts = [head, b"\0" * (-len(head) % 8)]
+    for blob in blobs:
+        parts += [bytes(blob), b"\0" * (-len(blob) % 8)]
+    body = b"".join(parts)
+    crc = struct.unpack_from("<I", good, 12)[0] if damage == "offset-out-of-range" \
+        else zlib.crc32(body)
+    return good[:12] + struct.pack("<I", crc) + body
 
 
 def test_an_index_of_another_schema_version_is_rebuilt(indexed: Path) -> None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from graphiq_ci.context.candidates import Candidates, _boundary_and_compound, _class_prefix
 from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.search.graph import GraphIndex, name_terms_of
-from graphiq_ci.search.graph_views import NameIndex, TermSets
+from graphiq_ci.search.graph_lookups import NameIndex
+from graphiq_ci.search.graph_views import TermSets
 from graphiq_ci.search.match import find_names, find_names_scan
 from graphiq_ci.text import split_identifier, stem
 
