@@ -296,3 +296,36 @@ def test_a_name_many_test_files_share_picks_the_nearest_folder_or_none(tmp_path:
     assert out.returncode == 0, out.stderr
     assert [f["path"] for f in json.loads(out.stdout)["files"]] == [
         "tests/test_tutorial/test_options/test_tutorial001.py"]
+
+
+REQUEST_JS = '''var req = module.exports = {};
+
+function defineGetter(obj, name, getter) {
+  Object.defineProperty(obj, name, { configurable: true, enumerable: true, get: getter });
+}
+
+defineGetter(req, 'protocol', function protocol(){
+  return this.connection.encrypted ? 'https' : 'http';
+});
+
+defineGetter(req, 'secure', function secure(){
+  return this.protocol === 'https';
+});
+'''
+
+
+def test_a_getter_defined_by_a_top_level_call_is_a_changed_definition(tmp_path: Path) -> None:
+    """Express defines `req.protocol` as `defineGetter(req, 'protocol', function protocol(){…})`:
+    a change inside it changed no definition the index knew, so `affected` found nothing.
+    The named function is the definition now, and its suite is named after it."""
+    repo = feature_branch(tmp_path / "repo", {
+        "lib/request.js": REQUEST_JS,
+        "test/req.protocol.js": HTTP_TEST.format(name="protocol").replace("res.", "req."),
+        "test/req.secure.js": HTTP_TEST.format(name="secure").replace("res.", "req."),
+    }, ("lib/request.js", "this.connection.encrypted", "this.socket.encrypted"))
+
+    data = json.loads(affected(repo, "--format", "json").stdout)
+
+    assert [c["qualified"] for c in data["changed"]] == ["protocol"]
+    assert [(f["path"], f["named_after"]) for f in data["files"]] == [
+        ("test/req.protocol.js", "protocol")]
