@@ -24,7 +24,8 @@ def affected_text(found: Affected) -> str:
         lines += [f"  - `{t.case_id or t.place.qualified}`: "
                   + " → ".join(f"`{v}`" for v in t.via) for t in f.cases]
     if found.weaker:
-        lines.append(f"{len(found.weaker)} more with weaker evidence (`--all` lists them): "
+        lines.append(f"{len(found.weaker)} more with weaker evidence (`--all`, or "
+                     "`everything` over MCP, lists them): "
                      + ", ".join(f"`{f.path}`" for f in found.weaker[:MAX_WEAKER_NAMED])
                      + (", …" if len(found.weaker) > MAX_WEAKER_NAMED else ""))
     return "\n".join(lines) + "\n"

@@ -73,8 +73,8 @@ def test_only_the_strongest_evidence_is_listed_unless_all_is_asked(shop: Repo) -
     assert data["weaker"] == ["tests/test_checkout.py"]
     assert affected(shop, "--format", "pytest").stdout == \
         "tests/test_billing.py::test_charge_positive\n"
-    assert "1 more with weaker evidence (`--all` lists them): `tests/test_checkout.py`" in \
-        affected(shop).stdout
+    assert "1 more with weaker evidence (`--all`, or `everything` over MCP, lists them): " \
+        "`tests/test_checkout.py`" in affected(shop).stdout
     every = json.loads(affected(shop, "--all", "--format", "json").stdout)
     assert [f["path"] for f in every["files"]] == ["tests/test_billing.py",
                                                    "tests/test_checkout.py"]
