@@ -19,6 +19,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="Compare with this ref (default: the trunk's fork point).")
     p.add_argument("--stdin", action="store_true", help="Read the changed paths from "
                    "standard input, one per line, instead of asking git.")
+    p.add_argument("--all", dest="everything", action="store_true", help="List every test "
+                   "file with any evidence, not only the strongest (a CI step that would "
+                   "rather run too many tests than miss one).")
     p.add_argument("--format", dest="fmt", default="text", help="text, json or pytest "
                    "(arguments for pytest, one per line; default: text).")
 
@@ -43,7 +46,7 @@ def _run(a: argparse.Namespace) -> int:
         with Workspace(a.repo) as ws:
             for note in ws.refresh():
                 echo(f"graphiq-ci: {note}", err=True)
-            found = find_affected(ws, a.base, paths)
+            found = find_affected(ws, a.base, paths, a.everything)
         for note in found.notes:
             echo(f"graphiq-ci: {note}", err=True)
         render = {"text": affected_text, "json": affected_json, "pytest": pytest_args}[a.fmt]

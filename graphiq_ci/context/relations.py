@@ -149,17 +149,19 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
     """Callers (each with its call's line), callees and tests of the definition at `i`."""
     rel = Relations(place(g, i), i)
     seen: set[int] = set()
-    own = {j for j, _, _ in g.inc[i]}
+    own = {j for j, _, code in g.inc[i] if code in USES or code in TESTS}
     # what a call not naming `i` itself names: its type, a function it is nested in, or a
     # method it overrides
     through = [g.parent[i], *enclosing_functions(g, i), *overridden(g, i)]
     for j, _, code in incoming(g, i):
-        if j in seen or g.kinds[j] == "file" and code not in USES:
-            continue
-        seen.add(j)
         group = rel.tests if code in TESTS or (code in USES and g.is_test(j)) else \
             rel.callers if code in USES else None
-        if group is not None and len(group) < limit:  # a hub's 1000th caller costs no query
+        # only an edge that makes `j` a caller or a test marks it seen: a shared-type edge
+        # from the same function, met first, hid its call of the constructor's type
+        if group is None or j in seen or g.kinds[j] == "file" and code not in USES:
+            continue
+        seen.add(j)
+        if len(group) < limit:  # a hub's 1000th caller costs no query
             # the call names `i`, its type (an instantiation) or a method it overrides
             group.append(place(g, j, _call_line(store, g, j, [i] if j in own else through)))
     rel.callees = [place(g, j) for j in dict.fromkeys(

@@ -8,6 +8,8 @@ from dataclasses import asdict
 from graphiq_ci.context.affected import Affected, AffectedFile
 
 AFFECTED_FORMATS = ("text", "json", "pytest")
+#: the weaker files the text names before "…"
+MAX_WEAKER_NAMED = 5
 
 
 def affected_text(found: Affected) -> str:
@@ -21,6 +23,11 @@ def affected_text(found: Affected) -> str:
         lines.append(f"- `{f.path}` ({_why(f)})")
         lines += [f"  - `{t.case_id or t.place.qualified}`: "
                   + " → ".join(f"`{v}`" for v in t.via) for t in f.cases]
+    if found.weaker:
+        lines.append(f"{len(found.weaker)} more with weaker evidence (`--all`, or "
+                     "`everything` over MCP, lists them): "
+                     + ", ".join(f"`{f.path}`" for f in found.weaker[:MAX_WEAKER_NAMED])
+                     + (", …" if len(found.weaker) > MAX_WEAKER_NAMED else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -45,6 +52,7 @@ def affected_json(found: Affected) -> str:
                    "cochanged": asdict(f.cochanged) if f.cochanged else None, "cases": [
             {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
              "via": list(t.via)} for t in f.cases]} for f in found.files],
+        "weaker": [f.path for f in found.weaker],
         "ids": found.case_ids, "notes": found.notes}, indent=2) + "\n"
 
 

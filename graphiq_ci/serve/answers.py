@@ -193,8 +193,8 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
                    for f in ctx.cochanged], tokens=rendered.tokens, notes=ctx.notes))
 
 
-def affected(ws: Workspace, base: str | None) -> Answer:
-    found = affected_tests(ws, base or None)  # outside git it says so itself
+def affected(ws: Workspace, base: str | None, everything: bool = False) -> Answer:
+    found = affected_tests(ws, base or None, everything=everything)  # outside git: says so
     files = [S.AffectedFile(path=f.path, changed=f.changed,
                             named_after=f.named_after or None,
                             cochanged_with=f.cochanged.partner if f.cochanged else None, cases=[
@@ -203,7 +203,7 @@ def affected(ws: Workspace, base: str | None) -> Answer:
     return Answer(affected_text(found), S.AffectedAnswer(
         compared_with=S.Comparison(**found.compared_with),
         changed=[_location(p) for p in found.changed], files=files, ids=found.case_ids,
-        notes=found.notes))
+        weaker=[f.path for f in found.weaker], notes=found.notes))
 
 
 def files(ws: Workspace, query: str | None, top: int) -> Answer:

@@ -97,6 +97,8 @@ class AffectedAnswer(BaseModel):
     changed: list[Location]
     files: list[AffectedFile]
     ids: list[str] = Field(description="the test ids, ready for a runner's command line")
+    weaker: list[str] = Field(default_factory=list, description="test files with weaker "
+                              "evidence, not listed above (everything=true lists them)")
     notes: list[str]
 
 

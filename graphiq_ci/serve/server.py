@@ -177,10 +177,13 @@ def build_server(engine: Engine) -> MCPServer:
         return await engine.answer(lambda ws: answers.impact(ws, base, max_tokens))
 
     @server.tool(annotations=READ_ONLY)
-    async def affected(base: Base = None) -> Annotated[CallToolResult, S.AffectedAnswer]:
+    async def affected(base: Base = None, everything: Annotated[bool, Field(
+            description="every test file with any evidence, not only the strongest")] = False,
+    ) -> Annotated[CallToolResult, S.AffectedAnswer]:
         """The test files, and test ids where the language has them, that reach the
-        branch's change, each with the chain of calls that links it."""
-        return await engine.answer(lambda ws: answers.affected(ws, base))
+        branch's change, each with the chain of calls that links it: those with the
+        strongest evidence (the others are named in `weaker`) unless `everything`."""
+        return await engine.answer(lambda ws: answers.affected(ws, base, everything))
 
     @server.tool(annotations=READ_ONLY)
     async def files(query: Annotated[str, Field(description="what to look for; empty on a "

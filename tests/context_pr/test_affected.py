@@ -49,7 +49,7 @@ def affected(repo: Repo, *args: str, stdin: str | None = None) -> subprocess.Com
 
 
 def test_a_test_two_hops_away_is_found_with_its_path_and_chain(shop: Repo) -> None:
-    out = affected(shop, "--format", "json")
+    out = affected(shop, "--all", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     by_id = {c["id"]: c for f in data["files"] for c in f["cases"]}
@@ -58,14 +58,31 @@ def test_a_test_two_hops_away_is_found_with_its_path_and_chain(shop: Repo) -> No
     assert by_id["tests/test_checkout.py::test_checkout_charges_the_total"]["via"] == [
         "test_checkout_charges_the_total", "checkout", "charge"]
     assert data["compared_with"]["ref"] == "main"
-    text = affected(shop).stdout
+    text = affected(shop, "--all").stdout
     assert "`tests/test_checkout.py::test_checkout_charges_the_total`: " \
            "`test_checkout_charges_the_total` → `checkout` → `charge`" in text
     assert "test_shipping" not in text
 
 
+def test_only_the_strongest_evidence_is_listed_unless_all_is_asked(shop: Repo) -> None:
+    """test_billing calls the changed `charge` and is named after billing.py; test_checkout
+    only reaches it through `checkout`. The default lists the first and names the second as
+    weaker; `--all` lists both, strongest first."""
+    data = json.loads(affected(shop, "--format", "json").stdout)
+    assert [f["path"] for f in data["files"]] == ["tests/test_billing.py"]
+    assert data["weaker"] == ["tests/test_checkout.py"]
+    assert affected(shop, "--format", "pytest").stdout == \
+        "tests/test_billing.py::test_charge_positive\n"
+    assert "1 more with weaker evidence (`--all`, or `everything` over MCP, lists them): " \
+        "`tests/test_checkout.py`" in affected(shop).stdout
+    every = json.loads(affected(shop, "--all", "--format", "json").stdout)
+    assert [f["path"] for f in every["files"]] == ["tests/test_billing.py",
+                                                   "tests/test_checkout.py"]
+    assert every["weaker"] == []
+
+
 def test_pytest_runs_exactly_the_affected_tests(shop: Repo) -> None:
-    out = affected(shop, "--format", "pytest")
+    out = affected(shop, "--all", "--format", "pytest")
     assert out.returncode == 0, out.stderr
     selected = out.stdout.split()
     assert sorted(selected) == ["tests/test_billing.py::test_charge_positive",
@@ -279,3 +296,36 @@ def test_a_name_many_test_files_share_picks_the_nearest_folder_or_none(tmp_path:
     assert out.returncode == 0, out.stderr
     assert [f["path"] for f in json.loads(out.stdout)["files"]] == [
         "tests/test_tutorial/test_options/test_tutorial001.py"]
+
+
+REQUEST_JS = '''var req = module.exports = {};
+
+function defineGetter(obj, name, getter) {
+  Object.defineProperty(obj, name, { configurable: true, enumerable: true, get: getter });
+}
+
+defineGetter(req, 'protocol', function protocol(){
+  return this.connection.encrypted ? 'https' : 'http';
+});
+
+defineGetter(req, 'secure', function secure(){
+  return this.protocol === 'https';
+});
+'''
+
+
+def test_a_getter_defined_by_a_top_level_call_is_a_changed_definition(tmp_path: Path) -> None:
+    """Express defines `req.protocol` as `defineGetter(req, 'protocol', function protocol(){…})`:
+    a change inside it changed no definition the index knew, so `affected` found nothing.
+    The named function is the definition now, and its suite is named after it."""
+    repo = feature_branch(tmp_path / "repo", {
+        "lib/request.js": REQUEST_JS,
+        "test/req.protocol.js": HTTP_TEST.format(name="protocol").replace("res.", "req."),
+        "test/req.secure.js": HTTP_TEST.format(name="secure").replace("res.", "req."),
+    }, ("lib/request.js", "this.connection.encrypted", "this.socket.encrypted"))
+
+    data = json.loads(affected(repo, "--format", "json").stdout)
+
+    assert [c["qualified"] for c in data["changed"]] == ["protocol"]
+    assert [(f["path"], f["named_after"]) for f in data["files"]] == [
+        ("test/req.protocol.js", "protocol")]

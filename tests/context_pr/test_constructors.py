@@ -84,3 +84,47 @@ def test_the_tests_that_instantiate_a_changed_constructor_are_affected(tmp_path:
     assert [(c["id"], c["via"]) for c in cases] == [
         ("tests/test_client.py::test_make_client",
          ["test_make_client", "make_client", "Proxy.__init__"])]
+
+
+SHARED_TYPE = {
+    "money.py": '''class Money:
+    """An amount in one currency."""
+
+    def __init__(self, cents):
+        self.cents = cents
+''',
+    "wallet.py": '''from money import Money
+
+
+class Wallet:
+    """Money held for one customer."""
+
+    def __init__(self, owner, balance: Money):
+        self.owner = owner
+        self.balance = balance
+''',
+    "shop.py": '''from money import Money
+from wallet import Wallet
+
+
+def open_wallet(owner, balance: Money):
+    return Wallet(owner, balance)
+''',
+}
+
+
+def test_a_caller_that_also_shares_a_type_with_the_constructor_is_named_at_its_call(
+        tmp_path: Path) -> None:
+    """`open_wallet` instantiates `Wallet` and, like `Wallet.__init__`, takes a `Money`: the
+    index links the two by the shared type as well. That link used to hide the call, so the
+    comment said "1 caller" and listed no call site (auto's `new PropertySetter(...)`)."""
+    repo = _branch(tmp_path, SHARED_TYPE, "wallet.py", "self.owner = owner",
+                   "self.owner = owner.strip()")
+    out = graphiq("context", "--diff", "--format", "json", cwd=repo.path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    (change,) = [c for c in data["changes"] if by_id.get(c["id"]) == "Wallet.__init__"]
+    assert change["callers"] == 1
+    assert [(s["caller"], s["file"], s["line"]) for s in change["call_sites"]] == [
+        ("open_wallet", "shop.py", 6)], change

@@ -105,6 +105,30 @@ def test_an_edit_on_disk_shows_in_the_next_answer(shop: Repo) -> None:
     run(scenario)
 
 
+def test_affected_lists_the_strongest_files_and_names_the_weaker_unless_asked(
+        shop: Repo) -> None:
+    """A test reaching `charge` only through `checkout` is weaker evidence than
+    test_billing's direct call: named in `weaker`, listed with `everything`."""
+    shop.git("checkout", "-q", "main")
+    shop.commit("a checkout test", {"tests/test_checkout.py": (
+        "from checkout import checkout\n\n\ndef test_checkout():\n"
+        "    assert checkout([{'price': 3}])['amount'] == 3\n")})
+    shop.git("checkout", "-q", "feature")
+    shop.git("rebase", "-q", "main")
+
+    async def scenario() -> None:
+        async with session(shop.path) as s:
+            strongest = await s.ok("affected")
+            assert [f["path"] for f in strongest.data["files"]] == ["tests/test_billing.py"]
+            assert strongest.data["weaker"] == ["tests/test_checkout.py"]
+            every = await s.ok("affected", everything=True)
+            assert [f["path"] for f in every.data["files"]] == ["tests/test_billing.py",
+                                                                "tests/test_checkout.py"]
+            assert every.data["weaker"] == []
+
+    run(scenario)
+
+
 def test_a_branch_change_shows_in_impact(shop: Repo) -> None:
     async def scenario() -> None:
         async with session(shop.path) as s:

@@ -48,6 +48,15 @@
       left: (member_expression property: (property_identifier) @name)
       right: [(arrow_function) (function_expression)])) @definition.function)
 
+; A named function handed to a call at the top level is how some modules define their API:
+; `defineGetter(req, 'protocol', function protocol () {…})`. Only top-level statements: a
+; named callback inside a function (`function done (err)`) is not an API.
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments
+        (function_expression name: (identifier) @name) @definition.function))))
+
 (program (_ (variable_declarator name: (identifier) @name !value)) @definition.variable)
 
 (program
