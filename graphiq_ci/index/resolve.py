@@ -13,7 +13,6 @@ the language picks an overload by argument count (Java) the call's count does to
 
 from __future__ import annotations
 
-import posixpath
 import re
 import sqlite3
 from collections import defaultdict
@@ -80,15 +79,29 @@ class _FileImports:
 
 
 def _pick(defs: list[Def], scope: str) -> Def | None:
-    """One definition: the only one, or the one sharing the longest scope prefix with the use."""
+    """One definition: the only one, or the one whose enclosing names the use shares most of.
+
+    Names are compared whole (`_Option` is not a prefix of `_OptionParser`): comparing
+    characters let `arg.process()` inside `_OptionParser` pick `_Option.process` over
+    `_Argument.process`, a guess."""
     if len(defs) == 1:
         return defs[0]
     if not defs or not scope:
         return None
-    scored = sorted(defs, key=lambda d: -len(posixpath.commonprefix([d.qualified, scope])))
-    best = len(posixpath.commonprefix([scored[0].qualified, scope]))
-    second = len(posixpath.commonprefix([scored[1].qualified, scope]))
-    return scored[0] if best > second else None
+    where = scope.split(".")
+    scored = sorted(defs, key=lambda d: -_shared_parts(d.qualified, where))
+    best = _shared_parts(scored[0].qualified, where)
+    return scored[0] if best > _shared_parts(scored[1].qualified, where) else None
+
+
+def _shared_parts(qualified: str, scope: list[str]) -> int:
+    """How many leading names a definition's qualified name shares with the use's scope."""
+    n = 0
+    for a, b in zip(qualified.split("."), scope, strict=False):
+        if a != b:
+            break
+        n += 1
+    return n
 
 
 def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],

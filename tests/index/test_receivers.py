@@ -223,3 +223,32 @@ def test_a_call_on_a_type_name_is_that_types_member(
     assert ("Main.run", "Parser.parse") in edges and ("Main.run", "Lexer.parse") not in edges
     assert ("boot", "Config.load") in edges and ("boot", "Store.load") not in edges
     assert ("Config.load", "format") in edges
+
+
+def test_a_name_prefix_is_not_a_shared_scope(make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`_Option` is not an enclosing name of `_OptionParser`: an untyped `arg.process()` in
+    the parser is either class's `process`, so it stays unresolved (it resolved to
+    `_Option.process` while scopes were compared character by character). A class's own
+    method called from its sibling still resolves through the shared class name."""
+    repo = make_repo({"parser.py": '''class _Option:
+    def process(self, value):
+        return value
+
+
+class _Argument:
+    def process(self, value):
+        return [value]
+
+    def both(self, value):
+        return self.process(value)
+
+
+class _OptionParser:
+    def run(self, arg, value):
+        return arg.process(value)
+'''})
+    run_index(repo)
+    edges = calls(repo)
+    assert ("_Argument.both", "_Argument.process") in edges
+    assert not {dst for src, dst in edges if src == "_OptionParser.run"} & {
+        "_Option.process", "_Argument.process"}
