@@ -92,6 +92,8 @@ class _Unencodable(Exception):
 
 
 def _strings(items: Sequence[str]) -> list[tuple[bytes, int]]:
+    if isinstance(items, Strings):  # a loaded or patched column: already in this form
+        return [(bytes(items.blob), len(items)), _numbers(U32, items.at)]
     items = plain(items)
     joined = "\0".join(items)
     if joined.count("\0") != max(len(items) - 1, 0):

@@ -35,6 +35,7 @@ from graphiq_ci.search.graph_views import (
     U32,
     Adjacency,
     NeighborTerms,
+    Strings,
     TermSets,
     extend,
     plain,
@@ -159,6 +160,11 @@ class _Patch:
     def gather(self, old: Sequence[Any], fresh: Callable[[_Row], Any],
                convert: Callable[[Any], Any] | None = None) -> Sequence[Any]:
         """One per-symbol field in the new order: runs copied from `old`, fresh rows read."""
+        if isinstance(old, Strings) and convert is None:
+            spliced = old.spliced(piece if isinstance(piece, tuple) else fresh(self.rows[piece])
+                                  for piece in self.plan)
+            if spliced is not None:
+                return spliced
         code = typecode(old)
         out: Any = [] if code is None else array(code)
         old = plain(old)
@@ -221,6 +227,11 @@ class _Patch:
         )
         patched._path_words = path_words_of(  # the paths kept keep their words
             self.paths, dict(zip(path_of_old, g.path_words()[0], strict=True)))
+        fresh: dict[str, list[int]] = {}
+        for f, at in self.fresh_pos.items():
+            fresh.setdefault(self.rows[f][2].lower(), []).append(at)
+        patched._names = g.name_index().patched(g.names, self.cut,
+                                                self.remap if self.shifted else [], fresh)
         return patched
 
     def _terms(self) -> tuple[TermSets, TermSets, array[int]]:
@@ -228,7 +239,9 @@ class _Patch:
         old: TermSets = self.g.terms  # type: ignore[assignment]
         old_names: TermSets = self.g.name_terms  # type: ignore[assignment]
         vocab = list(plain(old.vocab))
-        index = dict(zip(vocab, range(len(vocab)), strict=True))
+        # a word's id by bisection of the stored order (`VocabLookup`), not a dict of the
+        # whole vocabulary: building that was a third of a one-file patch at 200k symbols
+        known, added = old.lookup, dict[str, int]()
         df = array(typecode(old.ids) or U32)
         extend(df, self.g.term_df)
         for o in self.cut:
@@ -238,7 +251,8 @@ class _Patch:
         def ids_of(words: Iterable[str], count: bool) -> list[int]:
             found = []
             for w in words:
-                k = index.setdefault(w, len(vocab))
+                ids = known.ids_of(w)
+                k = ids[-1] if ids else added.setdefault(w, len(vocab))
                 if k == len(vocab):
                     vocab.append(w)
                     df.append(0)

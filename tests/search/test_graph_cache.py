@@ -25,7 +25,7 @@ from graphiq_ci.search.graph_cache import (
     load_graph,
 )
 from graphiq_ci.search.graph_lookups import NameIndex
-from graphiq_ci.search.graph_views import Adjacency, Strings, TermSets
+from graphiq_ci.search.graph_views import Adjacency, Strings, TermSets, plain
 from graphiq_ci.store import Store, index_dir, open_store
 
 SHOP = Path(__file__).resolve().parent.parent / "fixtures" / "shop"
@@ -58,6 +58,8 @@ def _observable(g: GraphIndex) -> dict[str, object]:
         "file_symbol": list(g.file_symbol),
         "by_name": dict(g.by_name), "pos_of_id": dict(g.pos_of_id),
         "path_words": g.path_words()[0], "path_df": dict(g.path_words()[1]),
+        "name_index": [list(plain(part)) for part in (g.name_index().distinct,
+                                                       g.name_index().at, g.name_index().order)],
     }
 
 
