@@ -11,8 +11,6 @@ build field by field; IDF is recomputed from the stored per-term counts (`term_d
 
 from __future__ import annotations
 
-import math
-import operator
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +22,7 @@ from graphiq_ci.search.graph import (
     DEEP_CODES,
     Edge,
     GraphIndex,
+    degrees,
     edge_order,
     idf_weight,
     lazy_lookups,
@@ -194,12 +193,9 @@ class _Patch:
         kinds = self.gather(g.kinds, lambda r: r[4])
         terms, name_terms, df = self._terms()
         out, inc = self._adjacency()
-        counts = list(map(operator.add, map(operator.sub, out.off[1:], out.off[:-1]),
-                          map(operator.sub, inc.off[1:], inc.off[:-1])))
-        most = math.log1p(max(counts, default=1) or 1)
         names = self.gather(g.names, lambda r: r[2])
         ids = self.new_ids
-        held = sorted((c for c in df if c), reverse=True)  # IDF falls as the count rises
+        held = sorted(filter(None, df), reverse=True)  # IDF falls as the count rises
         was_test = dict(zip(path_of_old, g.path_is_test, strict=True))
         file_symbol = array(typecode(g.file_symbol) or "l",
                             [-1] * len(self.paths))
@@ -219,7 +215,7 @@ class _Patch:
             visibility=self.gather(g.visibility, lambda r: r[7]), parent=parent,
             terms=terms, name_terms=name_terms,
             neighbor_terms=NeighborTerms(name_terms, out, inc),
-            degree=array("d", [math.log1p(c) / most for c in counts]), out=out, inc=inc,
+            degree=degrees(out, inc), out=out, inc=inc,
             median_idf=idf_weight(held[len(held) // 2], n) if held else 0.0,
             paths=self.paths,
             path_is_test=[was_test[p] if p in was_test else is_test_path(p) for p in self.paths],
@@ -238,10 +234,10 @@ class _Patch:
         """Both term CSRs over one vocabulary, new terms appended; per-term counts patched."""
         old: TermSets = self.g.terms  # type: ignore[assignment]
         old_names: TermSets = self.g.name_terms  # type: ignore[assignment]
-        vocab = list(plain(old.vocab))
         # a word's id by bisection of the stored order (`VocabLookup`), not a dict of the
         # whole vocabulary: building that was a third of a one-file patch at 200k symbols
-        known, added = old.lookup, dict[str, int]()
+        known, added = old.lookup, dict[str, int]()  # new words → their ids, in order
+        size = len(old.vocab)
         df = array(typecode(old.ids) or U32)
         extend(df, self.g.term_df)
         for o in self.cut:
@@ -252,9 +248,8 @@ class _Patch:
             found = []
             for w in words:
                 ids = known.ids_of(w)
-                k = ids[-1] if ids else added.setdefault(w, len(vocab))
-                if k == len(vocab):
-                    vocab.append(w)
+                k = ids[-1] if ids else added.setdefault(w, size + len(added))
+                if k == len(df):
                     df.append(0)
                 if count:
                     df[k] += 1
@@ -265,6 +260,11 @@ class _Patch:
         name_plan = self._pieces(lambda r: [ids_of(name_terms_of(r[2]), False)])
         t_off, (t_ids,) = _splice(old.off, [old.ids], term_plan, None)
         n_off, (n_ids,) = _splice(old_names.off, [old_names.ids], name_plan, None)
+        vocab: Sequence[str] | None = None
+        if isinstance(old.vocab, Strings):  # the stored words as bytes, new ones appended
+            vocab = old.vocab.spliced([(0, size), *added])
+        if vocab is None:
+            vocab = [*plain(old.vocab), *added]
         lookup = old.lookup.extended(vocab)
         return (TermSets(vocab, t_off, t_ids, lookup), TermSets(vocab, n_off, n_ids, lookup),
                 df)
