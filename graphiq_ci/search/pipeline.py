@@ -35,6 +35,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class SearchResult:
+    """The ranked hits with the parsed query, which says how they were ranked."""
+
     query: Query
     hits: list[Hit]
 
