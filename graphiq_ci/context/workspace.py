@@ -41,7 +41,7 @@ class Workspace:
         try:
             self.last_refresh = run_index(self.root, config=config, progress=progress,
                                           store=self.store)
-        except BaseException:  # the run may have closed the store to rebuild a damaged file
+        except BaseException:  # a run that failed on a damaged file has closed the store
             self._close_store()
             raise
         finally:

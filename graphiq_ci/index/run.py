@@ -118,8 +118,8 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
     """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`.
 
     `config` defaults to the repository's `.graphiq.yml`. `store`: the caller's open index,
-    used and left open (a `context` call then opens the file once, not twice); if damage
-    makes the run rebuild the index, it is closed and the rebuilt file is under a new inode.
+    used and left open (a query then opens the file once, not twice); if damage makes the run
+    rebuild the index, the store is switched to the rebuilt file (under a new inode).
     """
     t0 = time.perf_counter()
     root = find_root(repo)
@@ -136,9 +136,11 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
         # Damage surfaced mid-run (a truncated or overwritten file passes the cheap checks
         # on open): verify every page, which sets the file aside, and index from scratch.
         store.close()
-        store, own = open_store(root, verify=True), True
-        if not store.notes:
+        rebuilt = open_store(root, verify=True)
+        if not rebuilt.notes:
+            rebuilt.close()
             raise
+        store.conn, store.notes = rebuilt.conn, rebuilt.notes  # the caller's store reads it
         report = _run(store, root, True, config, progress)
     finally:
         if own:

@@ -130,6 +130,19 @@ def test_a_held_store_is_refreshed_and_left_open(make_repo: Callable[..., Path])
     assert store.conn.execute("SELECT count(*) FROM files").fetchone() == (2,)
 
 
+def test_a_held_store_reads_the_index_rebuilt_after_damage(
+        make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS})
+    run_index(repo)
+    store = open_store(repo)
+    db = repo / ".graphiq" / "graphiq.db"
+    db.write_bytes(b"\xde\xad" * (db.stat().st_size // 2))  # damage under the open store
+    report = run_index(repo, store=store)
+    assert any(n.startswith("index rebuilt: ") for n in report.notes), report.notes
+    assert store.conn.execute("SELECT count(*) FROM files").fetchone() == (2,)
+    store.close()
+
+
 def test_incremental_equals_full(make_repo: Callable[..., Path]) -> None:
     repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
     run_index(repo)
