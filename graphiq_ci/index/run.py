@@ -23,6 +23,7 @@ from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.index.writer import Writer
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
+from graphiq_ci.vcs.refs import head_commit_from_files
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
     from graphiq_ci.index.parse import FileRecord
@@ -72,6 +73,10 @@ def find_root(path: Path) -> Path:
 
 
 def current_head(root: Path) -> str:
+    """HEAD's sha ("" without commits or git), from `.git`'s files when they tell."""
+    from_files = head_commit_from_files(root)
+    if from_files is not None:
+        return from_files
     try:
         return subprocess.run(
             ["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
