@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from graphiq_ci.commands import affected as affected
 from graphiq_ci.commands import config as config
@@ -13,6 +12,10 @@ from graphiq_ci.commands import mcp as mcp
 from graphiq_ci.commands import pr_comment as pr_comment
 from graphiq_ci.commands import search as search
 from graphiq_ci.commands import stats as stats
+from graphiq_ci.commands.common import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 COMMANDS: list[Callable[[Any], None]] = [
     context.register,

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from graphiq_ci.commands.common import add_command, echo, guarded
+from graphiq_ci.commands.common import add_command, echo, guarded, path_arg
 from graphiq_ci.errors import GraphiqError
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add_command(commands, "affected", _run,
                     "List the test files and test ids that reach what the branch changed.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository (default: .).")
     p.add_argument("--base", metavar="REF",
                    help="Compare with this ref (default: the trunk's fork point).")

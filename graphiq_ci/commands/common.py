@@ -11,11 +11,15 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import TypeVar
 
 from graphiq_ci.errors import GraphiqError, one_line
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without typing's import (see `path_arg`)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 class Exit(Exception):  # noqa: N818 (it is not an error: a command's chosen exit status)
@@ -48,6 +52,14 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
     stream = sys.stderr if err else sys.stdout
     stream.write(text + ("\n" if nl else ""))
     stream.flush()
+
+
+def path_arg(text: str) -> Path:
+    """argparse's `type` for a path (also of a string default): pathlib and typing load once
+    a command runs, not for `--help`, whose whole time they were a seventh of (issue #14)."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 def at_least(low: int, high: int | None = None) -> Callable[[str], int]:

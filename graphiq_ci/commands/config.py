@@ -7,17 +7,19 @@ turned into before a CI run does it for them.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from graphiq_ci.commands.common import add_command, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, echo, guarded, path_arg
 from graphiq_ci.errors import GraphiqError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add_command(commands, "config", _run, "Inspect the configuration read from "
                     ".graphiq.yml.")
     p.add_argument("--show", action="store_true", help="Print the effective configuration.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository root holding .graphiq.yml (default: .).")
     p.add_argument("--json", dest="as_json", action="store_true",
                    help="Print JSON instead of YAML.")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from graphiq_ci.commands.common import add_command, at_least, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, at_least, echo, guarded, path_arg
 from graphiq_ci.errors import GraphiqError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def read_task(task: str | None, task_file: Path | None) -> str:
@@ -24,9 +26,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p = add_command(commands, "context", _context, "Build the context for a task: ranked "
                     "files, symbols, code, within a token budget.")
     p.add_argument("task", nargs="?", help="The task or PR description.")
-    p.add_argument("--task-file", type=Path, metavar="PATH",
+    p.add_argument("--task-file", type=path_arg, metavar="PATH",
                    help="Read the task from a file (- for standard input).")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository (default: .).")
     p.add_argument("--format", dest="fmt", default="markdown",
                    help="markdown, prompt or json (default: markdown).")
@@ -42,7 +44,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--diff", action="store_true", help="PR mode: start from the branch's "
                    "changed symbols (implied with no task on a branch).")
     p.add_argument("--base", metavar="REF", help="Compare with this ref (implies --diff).")
-    p.add_argument("--template", type=Path, metavar="PATH", help="Your own Jinja2 template.")
+    p.add_argument("--template", type=path_arg, metavar="PATH", help="Your own Jinja2 template.")
     p.add_argument("--diagram", action="store_true", help="Add a Mermaid diagram.")
     p.add_argument("--explain", action="store_true", help="Show why each file ranked.")
 

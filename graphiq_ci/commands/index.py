@@ -4,12 +4,12 @@ shard of it (`--shard I/N`), or merge the shards into it (`--merge`)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from graphiq_ci.commands.common import add_command, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, echo, guarded, path_arg
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from graphiq_ci.index import IndexReport
 
 
@@ -28,9 +28,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p = add_command(commands, "index", _index, "Index a repository into .graphiq/graphiq.db "
                     "(incremental by default), or one shard of it for a CI job (--shard), or "
                     "merge the shards into it (--merge).")
-    p.add_argument("shards", nargs="*", type=Path, metavar="SHARD",
+    p.add_argument("shards", nargs="*", type=path_arg, metavar="SHARD",
                    help="Shard files, with --merge.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository (or any directory; default: .).")
     p.add_argument("--full", action="store_true", help="Rebuild from scratch.")
     p.add_argument("--hook", action="store_true", help="For git hooks: print only when "
@@ -38,7 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--shard", default="", metavar="I/N", help="Parse and write only shard I "
                    "of N (by path hash) into .graphiq/shard-I-of-N.db; one CI job per shard, "
                    "then --merge.")
-    p.add_argument("--out", type=Path, metavar="PATH", help="Where --shard writes its file.")
+    p.add_argument("--out", type=path_arg, metavar="PATH", help="Where --shard writes its file.")
     p.add_argument("--merge", action="store_true",
                    help="Merge the SHARD files into .graphiq/graphiq.db and resolve.")
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from graphiq_ci.commands.common import add_command, guarded
+from graphiq_ci.commands.common import add_command, guarded, path_arg
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add_command(commands, "mcp", _run, "Serve context, search, symbol, impact, affected, "
                     "files and status over MCP (stdio).\n\nAdd it to an MCP client as the "
                     "command `graphiq-ci mcp --repo DIR`.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository to serve (default: .).")
 
 

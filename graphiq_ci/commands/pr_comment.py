@@ -8,13 +8,13 @@ Option parsing only: defaults come from `.graphiq.yml`, the work is
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from graphiq_ci.commands.common import add_command, at_least, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, at_least, echo, guarded, path_arg
 from graphiq_ci.errors import GraphiqError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from graphiq_ci.config import Config
     from graphiq_ci.github.event import PullRequest
     from graphiq_ci.github.pr_comment import RenderedContext
@@ -25,7 +25,7 @@ CONTEXT_FILE_SUFFIX = {"markdown": ".md", "json": ".json", "prompt": ".txt"}
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add_command(commands, "pr-comment", _run,
                     "Post or update one pull-request comment with the code the PR touches.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository root (default: .).")
     p.add_argument("--base", metavar="REF", help="Base commit or ref (default: the PR's base).")
     p.add_argument("--max-nodes", type=at_least(1), metavar="N",
@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                    ".graphiq.yml).")
     p.add_argument("--format", dest="fmt", default="markdown",
                    help="Format of the context file: markdown|json|prompt (default: markdown).")
-    p.add_argument("--template", type=Path, metavar="PATH",
+    p.add_argument("--template", type=path_arg, metavar="PATH",
                    help="Jinja2 template for the comment.")
     p.add_argument("--no-comment", action="store_true",
                    help="Render and set outputs; post nothing.")

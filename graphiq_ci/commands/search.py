@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from graphiq_ci.commands.common import add_command, at_least, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, at_least, echo, guarded, path_arg
 
 if TYPE_CHECKING:
     from graphiq_ci.search import SearchResult
@@ -32,7 +30,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p = add_command(commands, "search", _search,
                     "Rank symbols for a query: BM25 retrieves, the graph reranks.")
     p.add_argument("query", help="A symbol, path, error or description.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository (default: .).")
     p.add_argument("--top", type=at_least(1), default=10, metavar="N",
                    help="How many results (default: 10).")

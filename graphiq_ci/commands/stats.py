@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
 
-from graphiq_ci.commands.common import add_command, echo, guarded
+from graphiq_ci.commands.common import TYPE_CHECKING, add_command, echo, guarded, path_arg
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
 def _stats(repo: Path) -> dict[str, Any]:
@@ -44,7 +46,7 @@ def _text(stats: dict[str, Any]) -> str:
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = add_command(commands, "stats", _run, "Show files, symbols and edges by language, "
                     "kind and edge kind, and freshness.")
-    p.add_argument("--repo", type=Path, default=Path("."), metavar="PATH",
+    p.add_argument("--repo", type=path_arg, default=".", metavar="PATH",
                    help="Repository (default: .).")
     p.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
 

@@ -14,7 +14,6 @@ from typing import Any
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.git_signals import git_boosts
 from graphiq_ci.context.model import Context
-from graphiq_ci.context.pr_mode import pr_context
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.search.weights import FEATURES
@@ -85,7 +84,9 @@ def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
         return _nothing_changed(branch, notes)
     store, g = ws.store, ws.graph()
     weights = {**FEATURES, **dict(opts.weights)}
-    if pr_mode:
+    if pr_mode:  # its imports (relations, hunks, changed symbols) only when it runs
+        from graphiq_ci.context.pr_mode import pr_context
+
         assert branch is not None
         ctx = pr_context(store, g, root, task, branch, opts, weights)
     else:

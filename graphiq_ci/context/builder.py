@@ -30,6 +30,8 @@ LEAD_UNITS = 0.75
 
 @dataclass(frozen=True)
 class Options:
+    """Budgets and weight overrides of one `context` call (CLI options, `.graphiq.yml`)."""
+
     max_nodes: int = 24
     depth: int = 2
     refresh: bool = True  # index what is stale first

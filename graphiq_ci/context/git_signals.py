@@ -72,6 +72,8 @@ EVIDENCE_LIMIT = 8
 
 @dataclass(frozen=True)
 class CoChanged:
+    """An unchanged file that usually changes with a changed one, with the evidence."""
+
     path: str  # changes with `partner`, which this branch changed
     partner: str
     together: int  # commits that changed both

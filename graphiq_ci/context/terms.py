@@ -29,6 +29,8 @@ _IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:(?:\.|::|#)(?:[^\W\d]|\$)[\w$]*)*")
 
 @dataclass(frozen=True)
 class TaskTerms:
+    """What a task text asks about, split by how each part is searched for."""
+
     text: str  # the cleaned text the search pipeline sees
     symbols: tuple[str, ...]  # code-shaped names: CamelCase, snake_case, dotted, code spans
     paths: tuple[str, ...]

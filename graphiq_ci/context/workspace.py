@@ -39,7 +39,11 @@ class Workspace:
         """Index what changed on disk; the notes a user should see (e.g. "index rebuilt")."""
         progress = StderrProgress() if self.show_progress else None
         try:
-            self.last_refresh = run_index(self.root, config=config, progress=progress)
+            self.last_refresh = run_index(self.root, config=config, progress=progress,
+                                          store=self.store)
+        except BaseException:  # a run that failed on a damaged file has closed the store
+            self._close_store()
+            raise
         finally:
             if progress:
                 progress.close()

@@ -88,8 +88,15 @@ def start_history(store: Store, root: Path, config: Config, full: bool, head: st
     return h
 
 
-def record_history(store: Store, h: History) -> list[str]:
+def record_history(store: Store, h: History, changed: bool = True) -> list[str]:
+    """Store what `h` read and HEAD as indexed. A run that changed nothing at the same HEAD
+    writes nothing: its commit, on every `context` call, cost more than the rest of the
+    no-change refresh's database work (issue #14); `indexed_at` then dates the last run that
+    changed the index."""
     notes: list[str] = []
+    if not (h.wanted or changed):
+        phase("end")
+        return notes
     if h.wanted:
         # the history reader: only when HEAD moved
         from concurrent.futures.process import BrokenProcessPool

@@ -23,6 +23,7 @@ from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.index.writer import Writer
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
+from graphiq_ci.vcs.refs import head_commit_from_files
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
     from graphiq_ci.index.parse import FileRecord
@@ -72,6 +73,10 @@ def find_root(path: Path) -> Path:
 
 
 def current_head(root: Path) -> str:
+    """HEAD's sha ("" without commits or git), from `.git`'s files when they tell."""
+    from_files = head_commit_from_files(root)
+    if from_files is not None:
+        return from_files
     try:
         return subprocess.run(
             ["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
@@ -114,17 +119,20 @@ def _parse_star(a: tuple[str, str, int, int, int, str]) -> FileRecord:
 
 
 def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
-              progress: Progress | None = None) -> IndexReport:
+              progress: Progress | None = None, store: Store | None = None) -> IndexReport:
     """Bring `.graphiq/graphiq.db` up to date with the work tree of `repo`.
 
-    `config` defaults to the repository's `.graphiq.yml`.
+    `config` defaults to the repository's `.graphiq.yml`. `store`: the caller's open index,
+    used and left open (a query then opens the file once, not twice); if damage makes the run
+    rebuild the index, the store is switched to the rebuilt file (under a new inode).
     """
     t0 = time.perf_counter()
     root = find_root(repo)
     warnings: list[str] = []
     if config is None:
         config, warnings = load_config(root)
-    store = open_store(root)
+    own = store is None
+    store = open_store(root) if store is None else store
     try:
         report = _run(store, root, full, config, progress)
     except sqlite3.OperationalError:
@@ -133,12 +141,15 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
         # Damage surfaced mid-run (a truncated or overwritten file passes the cheap checks
         # on open): verify every page, which sets the file aside, and index from scratch.
         store.close()
-        store = open_store(root, verify=True)
-        if not store.notes:
+        rebuilt = open_store(root, verify=True)
+        if not rebuilt.notes:
+            rebuilt.close()
             raise
+        store.conn, store.notes = rebuilt.conn, rebuilt.notes  # the caller's store reads it
         report = _run(store, root, True, config, progress)
     finally:
-        store.close()
+        if own:
+            store.close()
     report.notes += warnings
     report.seconds = time.perf_counter() - t0
     return report
@@ -169,6 +180,7 @@ def index_part(store: Store, root: Path, config: Config, part: Callable[[str], b
 def _run(store: Store, root: Path, full: bool, config: Config,
          progress: Progress | None, part: Callable[[str], bool] | None = None) -> IndexReport:
     report = IndexReport(notes=list(store.notes))
+    store.notes.clear()  # said once: a store the caller holds is refreshed again
     conn = store.conn
     if full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone():
         with store.transaction():  # every symbol is new: logging each would only cost time
@@ -246,11 +258,12 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     if part is not None:
         return report
     history = start_history(store, root, config, full, current_head(root), background=full)
+    changed = report.changed or pending or full or bool(report.unchanged_content)
     if report.changed or pending or full:
         everything = full or pending or writer.files_added_or_removed
         tokens_ = None if (full or pending) else writer.tokens | {
             ("comment_ref", n) for n in writer.names}
         finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
-    report.notes += record_history(store, history)
+    report.notes += record_history(store, history, changed)
     return report
 

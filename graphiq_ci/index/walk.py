@@ -19,6 +19,8 @@ _ALWAYS_SKIP_DIRS = frozenset({".git", INDEX_DIR, ".hg", ".svn", "node_modules",
 
 @dataclass(frozen=True)
 class FileStat:
+    """A file on disk; its (mtime_ns, size) against the index decides whether it is read."""
+
     path: str  # repo-relative, forward slashes
     mtime_ns: int
     size: int

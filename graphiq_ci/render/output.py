@@ -17,7 +17,6 @@ otherwise cut a large change short.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Callable
@@ -48,6 +47,8 @@ Renders = Callable[[dict[str, Any]], str]
 
 @dataclass(frozen=True)
 class Rendered:
+    """The text and exactly the code blocks in it, counted as the budget counts."""
+
     text: str
     tokens: int  # count_tokens(text), by `counter`
     counter: str
@@ -239,5 +240,7 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
                   "snippets": len(rendered.snippets),
                   "snippets_shortened": rendered.snippets_shortened},
     }
+    import json  # the JSON format only
+
     return json.dumps(obj, indent=2)
 

@@ -111,7 +111,7 @@ class _Packer:
         self.stems = {stem(t) for t in task_terms}
         self.room: float = budget
         self.files: dict[str, _File] = {}
-        self._matches: dict[str, int] = {}
+        self._matches = _matches_for(frozenset(self.stems))
         self._lines: dict[int, tuple[CodeUnit, frozenset[int]]] = {}
 
     def file(self, path: str) -> _File:
@@ -331,6 +331,10 @@ class _Facts(NamedTuple):
 #: per source list (the same object through one render's packs and repacks): its line costs
 #: and non-blank lines, computed once
 _FACTS: dict[int, _Facts] = {}
+#: per task (its stems): line → how many of the task's words it uses. A render packs up to
+#: REPACKS + 1 times and each pack asks every line of the units it considers, ~40 % of a
+#: pack's time when each pack counted them again (issue #14); one task's lines are kept
+_MATCHES: dict[frozenset[str], dict[str, int]] = {}
 _FACTS_KEPT = 64
 
 
@@ -347,6 +351,13 @@ def _line_facts(lines: list[str]) -> _Facts:
                    sum(map(by_line.__getitem__, nonblank)))
     _FACTS[id(lines)] = facts
     return facts
+
+
+def _matches_for(stems: frozenset[str]) -> dict[str, int]:
+    if stems not in _MATCHES:
+        _MATCHES.clear()
+        _MATCHES[stems] = {}
+    return _MATCHES[stems]
 
 
 def _lines_of(u: CodeUnit) -> set[int]:

@@ -18,6 +18,8 @@ _JOINERS = re.compile(r"[_\-.]")
 
 @dataclass(frozen=True)
 class NameMatch:
+    """How a symbol's name matches the query, best quality first in the ranking."""
+
     quality: str  # exact | prefix | abbreviation | subsequence | typo
     strength: float  # 0..1 within its quality, for ties (contiguity, brevity)
     case_match: bool

@@ -35,6 +35,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class SearchResult:
+    """The ranked hits with the parsed query, which says how they were ranked."""
+
     query: Query
     hits: list[Hit]
 
@@ -127,10 +129,10 @@ def search(root: Path, text: str, top: int = 10, *, refresh: bool = True) -> Sea
     from graphiq_ci.store import open_store
 
     root = find_root(root)
-    if refresh:
-        run_index(root)
-    store = open_store(root)
+    store = open_store(root)  # one connection: closing the last one to a WAL file costs
     try:
+        if refresh:
+            run_index(root, store=store)
         return rank(store, load_graph(store, root), text, top=top)
     finally:
         store.close()

@@ -16,6 +16,8 @@ _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture",
 
 @dataclass(frozen=True)
 class Query:
+    """A query parsed once: its family picks the policy every scorer reads."""
+
     text: str
     family: Family
     policy: Policy

@@ -139,16 +139,19 @@ def _health(conn: sqlite3.Connection, thorough: bool) -> str:
     return ""
 
 
-def _open_problem(path: Path, thorough: bool) -> str:
-    """Why the file at `path` can't be used as it is ('' when it can)."""
+def _open_problem(path: Path, thorough: bool) -> tuple[str, sqlite3.Connection | None]:
+    """Why the file at `path` can't be used as it is ('' when it can), and when it can, the
+    connection that checked it: closing the last connection to a WAL database checkpoints and
+    removes the WAL, which the next open makes again (issue #14: every query opens once)."""
     try:
         conn = _connect(path)
     except sqlite3.DatabaseError as exc:
-        return f"unreadable ({exc})"
-    try:
-        return _health(conn, thorough)
-    finally:
+        return f"unreadable ({exc})", None
+    problem = _health(conn, thorough)
+    if problem:
         conn.close()
+        return problem, None
+    return "", conn
 
 
 def _set_aside(path: Path) -> Path:
@@ -180,7 +183,7 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
     notes: list[str] = []
     try:
         with _open_lock(path):  # two processes must not both set aside (one the other's) file
-            problem = _open_problem(path, verify)
+            problem, conn = _open_problem(path, verify)
             generation = "0"
             if problem.startswith(OUTDATED):  # a sound index of another version: nothing to keep
                 generation = _old_generation(path)
@@ -190,7 +193,7 @@ def open_store(repo_root: Path, *, verify: bool = False) -> Store:
             elif problem:
                 aside = _set_aside(path)
                 notes.append(f"index rebuilt: {problem}; the old file is kept as {aside.name}")
-            conn = _connect(path)
+            conn = conn or _connect(path)
             conn.executescript(DDL)
             conn.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",

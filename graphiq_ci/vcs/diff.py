@@ -35,6 +35,8 @@ class ChangeOrigin(str, Enum):
 
 @dataclass(frozen=True)
 class FileChange:
+    """One file the branch changed, with where each part of its change lives."""
+
     path: str  # repo-relative, '/'-separated; the new path for renames
     status: ChangeStatus
     origins: tuple[ChangeOrigin, ...]

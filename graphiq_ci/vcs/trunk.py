@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from graphiq_ci.errors import GraphiqError
+from graphiq_ci.vcs.refs import symbolic_target_from_files
 from graphiq_ci.vcs.repo import REMOTE, Repo, has_commits, open_repo, resolve_commits, run_git
 
 #: Conventional trunk names, most common first.
@@ -87,9 +88,12 @@ def _resolve_in(repo: Repo, configured: str | None) -> tuple[str | None, Resolve
         on_remote = f"{REMOTE}/{configured}"
         names = [(configured, configured), (on_remote, on_remote)]
     else:
-        status, out, _ = run_git(repo, "symbolic-ref", "-q", f"refs/remotes/{REMOTE}/HEAD")
-        if status == 0 and out.strip():
-            remote_head = out.strip().removeprefix("refs/remotes/")
+        target = symbolic_target_from_files(repo.work_tree, f"refs/remotes/{REMOTE}/HEAD")
+        if target is None:
+            status, out, _ = run_git(repo, "symbolic-ref", "-q", f"refs/remotes/{REMOTE}/HEAD")
+            target = out.strip() if status == 0 else ""
+        if target:
+            remote_head = target.removeprefix("refs/remotes/")
             names.append((remote_head, remote_head))
         names += [(ref, ref.removeprefix("refs/heads/").removeprefix("refs/remotes/"))
                   for candidate in TRUNK_CANDIDATES

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import graphiq_ci.index.history as history
 from graphiq_ci.index import run_index
+from graphiq_ci.store import open_store
 from tests.conftest import PROJECT_ROOT, git
 
 APP = '''
@@ -95,6 +96,51 @@ def test_a_touched_but_unchanged_file_leaves_no_resolution_pending(
     report = run_index(repo)
     assert (report.parsed, report.unchanged_content) == ([], ["shop/models.py"])
     assert _db(repo).execute("SELECT value FROM meta WHERE key = 'pending'").fetchone() == ("0",)
+
+
+def test_a_no_change_refresh_writes_nothing_until_head_moves(
+        make_repo: Callable[..., Path]) -> None:
+    """Every `context` call refreshes first: with nothing changed at the same HEAD the run only
+    reads, and a new commit is still recorded as the indexed HEAD."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS})
+    run_index(repo)
+
+    def meta() -> dict[str, str]:
+        return dict(_db(repo).execute("SELECT key, value FROM meta"))
+
+    before = meta()
+    assert run_index(repo).parsed == []
+    assert meta() == before
+    (repo / "notes.txt").write_text("not code\n")
+    git(repo, "add", "notes.txt")
+    git(repo, "commit", "-q", "-m", "notes")
+    run_index(repo)
+    assert meta()["indexed_head"] == git(repo, "rev-parse", "HEAD").strip() != before[
+        "indexed_head"]
+
+
+def test_a_held_store_is_refreshed_and_left_open(make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP})
+    store = open_store(repo)
+    store.notes.append("index rebuilt: test")
+    assert run_index(repo, store=store).notes == ["index rebuilt: test"]
+    (repo / "shop/models.py").write_text(MODELS)
+    report = run_index(repo, store=store)
+    assert (report.parsed, report.notes) == (["shop/models.py"], [])  # each note said once
+    assert store.conn.execute("SELECT count(*) FROM files").fetchone() == (2,)
+
+
+def test_a_held_store_reads_the_index_rebuilt_after_damage(
+        make_repo: Callable[..., Path]) -> None:
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS})
+    run_index(repo)
+    store = open_store(repo)
+    db = repo / ".graphiq" / "graphiq.db"
+    db.write_bytes(b"\xde\xad" * (db.stat().st_size // 2))  # damage under the open store
+    report = run_index(repo, store=store)
+    assert any(n.startswith("index rebuilt: ") for n in report.notes), report.notes
+    assert store.conn.execute("SELECT count(*) FROM files").fetchone() == (2,)
+    store.close()
 
 
 def test_incremental_equals_full(make_repo: Callable[..., Path]) -> None:
