@@ -124,6 +124,19 @@ def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: 
     return None
 
 
+def _inherited(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],
+               scope: str) -> Def | None:
+    """A bare call's member of the enclosing types' bases, innermost type first, where the
+    language has an implicit `this`: `nullableAnnotationFor(x)` in a subclass of the class
+    defining it (no definition in the file, two in the repository: names alone gave none)."""
+    parts = scope.split(".")
+    for n in range(len(parts), 0, -1):
+        member = _member(t, imports, file_id, name, defs, ".".join(parts[:n]))
+        if isinstance(member, Def):
+            return member
+    return None
+
+
 def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
                   scope: str, receiver_type: str = "", bare: bool = False,
                   arguments: int = -1) -> int | None:
@@ -144,6 +157,10 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
     if local:
         hit = _pick(local, scope)
         return hit.id if hit else None
+    if bare and scope and t.implicit_self(file_id):
+        inherited = _inherited(t, imports, file_id, name, defs, scope)
+        if inherited is not None:
+            return inherited.id
     origin = imports.origin(name, scope)
     if origin is not None:
         there = [d for d in defs if d.file_id == origin]
@@ -256,14 +273,17 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
 
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
     """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
-    types (`_member`), the subjects their test functions are named after
-    (`_naming_convention_tests`). A lookup added there must be added here."""
+    types (`_member`), a bare call's enclosing names (`_inherited`), the subjects their test
+    functions are named after (`_naming_convention_tests`). A lookup added there must be
+    added here."""
     names: set[str] = set()
-    for _rowid, _file, _src, name, kind, _alias, receiver_type, *_ in rows:
+    for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:
             names.add(name)
         if receiver_type:
             names.add(receiver_type.rsplit(".", 1)[-1])
+        if bare:  # the enclosing types a bare call may inherit from (`_inherited`)
+            names.update(t.qualified_of.get(src, "").split("."))
     for sid in _test_sources(t, rows):
         m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if m:
