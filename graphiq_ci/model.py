@@ -113,7 +113,8 @@ class Symbol:
 class Reference:
     """A use of a name inside `scope` (qualified name of the enclosing symbol, "" = file level).
 
-    For imports `name` is the imported module or path as written and `alias` the names bound.
+    For imports `name` is the imported module or path as written and `alias` the names bound;
+    for a call through a name an import binds (`util.merge()`), `alias` is that name.
     `receiver_type` is the type a method is called on, when the file shows it (`c.send()`
     with `c: Client` → "Client"; see lang/receivers.py), else "". `bare`: a call whose name
     nothing qualifies (`f()`, `new Foo()`; not `x.f()` or `a::f()`), which in most languages

@@ -3,8 +3,10 @@
 `changed_file_lines` counts each changed file's added and removed lines (code or not: a
 CHANGELOG edit counts too). `symbol_changes` reports, per changed definition, whether the
 branch added it or moved its signature, how many callers it has in the repository, and each
-call site with whether this PR touched the caller. A signature change whose callers the PR did
-not update is the warning no peer gives: those are the places that may now be wrong.
+call site with whether this PR touched the caller; after the resolved call sites come the
+calls that may reach a changed method by dispatch (context/dispatch.py), marked as possible.
+A signature change whose callers the PR did not update is the warning no peer gives: those
+are the places that may now be wrong.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphiq_ci.context.code import read_lines
+from graphiq_ci.context.dispatch import possible_callers
 from graphiq_ci.context.model import CallSite, ChangedFile, SymbolChange
 from graphiq_ci.context.relations import USES, incoming, relations
 from graphiq_ci.model import CALLABLE_KINDS
@@ -61,9 +64,12 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
         signature = (not added and g.kinds[i] in _CALLABLES and bool(
             touched & set(signature_lines(sources[path], g.lines[i], g.end_lines[i]))))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
-        sites = [CallSite(p.qualified, p.file, p.at or p.line, _updated(p.file, p.line,
-                                                                      p.end_line, changed_lines))
-                 for p in relations(store, g, i, limit=MAX_CALL_SITES).callers]
+        resolved = relations(store, g, i, limit=MAX_CALL_SITES).callers
+        possible = [p for p in possible_callers(store, g, i, MAX_CALL_SITES)
+                    if p.qualified not in {r.qualified for r in resolved}]
+        sites = [CallSite(p.qualified, p.file, p.at or p.line,
+                          _updated(p.file, p.line, p.end_line, changed_lines), k >= len(resolved))
+                 for k, p in enumerate([*resolved, *possible][:MAX_CALL_SITES])]
         out.append(SymbolChange(g.ids[i], signature, len(callers), sites, added))
     return out
 

@@ -20,6 +20,7 @@ class CallSite:
     file: str
     line: int  # the call's line
     updated: bool  # the PR changed a line of the caller
+    possible: bool = False  # an unresolved call of its name that may dispatch to it
 
 
 @dataclass

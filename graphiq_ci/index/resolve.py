@@ -1,8 +1,10 @@
 """Turn stored references into edges: a name becomes an edge only when it names one definition.
 
 Order of evidence for a name used in file F: for a method call whose receiver's type the file
-shows (`c.send()`, `c: Client`), that type's member or its bases'; then a definition in F, one
-in a file F imports, the only definition of that name in the repository. Anything else stays an
+shows (`c.send()`, `c: Client`), that type's member or its bases'; for a call through a name
+an import binds (`util.merge()`), the definition in the file it is bound to, and never one in F;
+then a definition in F, one in a file F imports, the only definition of that name in the
+repository. Anything else stays an
 unresolved reference (refs.dst_id NULL) rather than a guess at a wrong target.
 
 What a name can denote is narrowed by language facts first (lang/spec.py): a constructor is
@@ -124,9 +126,22 @@ def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: 
     return None
 
 
+def _inherited(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],
+               scope: str) -> Def | None:
+    """A bare call's member of the enclosing types' bases, innermost type first, where the
+    language has an implicit `this`: `nullableAnnotationFor(x)` in a subclass of the class
+    defining it (no definition in the file, two in the repository: names alone gave none)."""
+    parts = scope.split(".")
+    for n in range(len(parts), 0, -1):
+        member = _member(t, imports, file_id, name, defs, ".".join(parts[:n]))
+        if isinstance(member, Def):
+            return member
+    return None
+
+
 def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
                   scope: str, receiver_type: str = "", bare: bool = False,
-                  arguments: int = -1) -> int | None:
+                  arguments: int = -1, namespace: str = "") -> int | None:
     defs = t.by_name.get(name, [])
     if bare and defs and not t.implicit_self(file_id):
         defs = [d for d in defs if not d.is_member]  # `render()` in Go is never `t.render()`
@@ -140,10 +155,22 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
             return None
         if isinstance(member, Def):
             return member.id
-    local = [d for d in defs if d.file_id == file_id]
+    if namespace:  # `util.merge()`: the definition in the file the import binds `util` to
+        origin = imports.origin(namespace, scope)
+        if origin is not None:
+            files = {origin} | t.defining_files.get(origin, set())
+            there = [d for d in defs if d.file_id in files and not d.is_member]
+            if len(there) == 1:
+                return there[0].id
+    # a call through an imported name never reaches this file's own definitions
+    local = [] if namespace else [d for d in defs if d.file_id == file_id]
     if local:
         hit = _pick(local, scope)
         return hit.id if hit else None
+    if bare and scope and t.implicit_self(file_id):
+        inherited = _inherited(t, imports, file_id, name, defs, scope)
+        if inherited is not None:
+            return inherited.id
     origin = imports.origin(name, scope)
     if origin is not None:
         there = [d for d in defs if d.file_id == origin]
@@ -209,7 +236,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
     qualified_of = t.qualified_of
     for rows in batches:
         changed: list[tuple[int | None, int]] = []  # only these rows are written back
-        for rowid, file_id, src, name, kind, _alias, receiver_type, old_dst, bare, args in rows:
+        for rowid, file_id, src, name, kind, alias, receiver_type, old_dst, bare, args in rows:
             if src > 0 and file_id in test_files:
                 test_sources.add(src)
             src_id = src if src > 0 else t.file_symbol.get(file_id)
@@ -222,7 +249,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
             else:
                 scope = qualified_of.get(src_id, "")
                 dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
-                                    bool(bare), args)
+                                    bool(bare), args, alias if edge is EdgeKind.CALLS else "")
             resolved += dst is not None
             if dst != old_dst:
                 changed.append((dst, rowid))
@@ -256,14 +283,17 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
 
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
     """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
-    types (`_member`), the subjects their test functions are named after
-    (`_naming_convention_tests`). A lookup added there must be added here."""
+    types (`_member`), a bare call's enclosing names (`_inherited`), the subjects their test
+    functions are named after (`_naming_convention_tests`). A lookup added there must be
+    added here."""
     names: set[str] = set()
-    for _rowid, _file, _src, name, kind, _alias, receiver_type, *_ in rows:
+    for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:
             names.add(name)
         if receiver_type:
             names.add(receiver_type.rsplit(".", 1)[-1])
+        if bare:  # the enclosing types a bare call may inherit from (`_inherited`)
+            names.update(t.qualified_of.get(src, "").split("."))
     for sid in _test_sources(t, rows):
         m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if m:

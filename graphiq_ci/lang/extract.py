@@ -337,6 +337,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     decorators.sort()
     for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
         scope = scopes.def_at(_moved(decorators, at))
+        if edge is EdgeKind.CALLS and receiver_text in types.imported:
+            alias = (receiver_text,)  # a call through an imported name: `util.merge(a, b)`
         out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
                                         alias, types.receiver_type(receiver_text, scope), bare,
                                         arguments))

@@ -189,3 +189,60 @@ def test_an_import_inside_a_function_binds_its_name_there_only(
                  "e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb ON fb.id = b.file_id "
                  "WHERE e.kind = 'calls' AND b.name = 'summary'")
     assert found == {("index", "pkg/run.py"), ("merge", "pkg/merge.py")}
+
+
+INHERITED = {
+    "src/shop/Base.java": """package shop;
+abstract class Base {
+  static String label(String name, int width) { return name; }
+}
+""",
+    "src/shop/Other.java": """package shop;
+class Other {
+  String label(String name, int width) { return ""; }
+}
+""",
+    "src/shop/Child.java": """package shop;
+class Child extends Base {
+  String show() { return label("x", 2); }
+}
+""",
+}
+
+
+def test_a_bare_java_call_reaches_the_method_its_class_inherits(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`label(…)` in `Child` is `Base.label` by Java's implicit `this` (two `label`s in the
+    repository, none in the file: names alone gave no edge), after a full index and after a
+    refresh that re-resolves only the changed file's references."""
+    repo = make_repo(INHERITED)
+    run_index(repo)
+    assert ("Child.show", "Base.label") in calls(repo)
+    child = repo / "src/shop/Child.java"
+    child.write_text(child.read_text().replace('"x"', '"y"'))
+    run_index(repo)
+    assert ("Child.show", "Base.label") in calls(repo)
+    assert ("Child.show", "Other.label") not in calls(repo)
+
+
+NAMESPACE = {
+    "src/util.ts": "export function merge(a: object, b: object) { return { ...a, ...b }; }\n",
+    "src/schemas.ts": """import * as util from "./util";
+
+export class ZodObject {
+  merge(other: object) { return util.merge(this, other); }
+}
+""",
+}
+
+
+def test_a_call_through_a_namespace_import_is_the_imported_files_definition(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`util.merge(…)` inside `ZodObject.merge` is util.ts's `merge`, not the method around
+    it that the file's own definitions and the enclosing scope pointed at."""
+    repo = make_repo(NAMESPACE)
+    run_index(repo)
+    found = rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
+                 "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
+                 "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+    assert ("ZodObject.merge", "merge", "src/util.ts") in found
