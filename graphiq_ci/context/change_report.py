@@ -65,11 +65,13 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
             touched & set(signature_lines(sources[path], g.lines[i], g.end_lines[i]))))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
         resolved = relations(store, g, i, limit=MAX_CALL_SITES).callers
+        room = MAX_CALL_SITES - len(resolved)  # possible sites only where resolved ones leave room
+        shown = {r.qualified for r in resolved}
         possible = [p for p in possible_callers(store, g, i, MAX_CALL_SITES)
-                    if p.qualified not in {r.qualified for r in resolved}]
+                    if p.qualified not in shown][:room] if room > 0 else []
         sites = [CallSite(p.qualified, p.file, p.at or p.line,
                           _updated(p.file, p.line, p.end_line, changed_lines), k >= len(resolved))
-                 for k, p in enumerate([*resolved, *possible][:MAX_CALL_SITES])]
+                 for k, p in enumerate([*resolved, *possible])]
         out.append(SymbolChange(g.ids[i], signature, len(callers), sites, added))
     return out
 
