@@ -58,15 +58,18 @@ def _code_shaped(word: str) -> bool:
 
 def extract_terms(text: str) -> TaskTerms:
     cleaned = clean_markdown(text)
-    spans = [m for block in _FENCE.findall(cleaned) for m in _IDENT.findall(block)]
-    spans += [s.strip() for s in _CODE_SPAN.findall(cleaned)]
+    fenced = [m for block in _FENCE.findall(cleaned) for m in _IDENT.findall(block)]
+    inline = [s.strip() for s in _CODE_SPAN.findall(cleaned)]
     paths = list(dict.fromkeys(p.strip("./") for p in _PATH.findall(cleaned)))
     symbols: list[str] = []
-    for span in spans:
+    marked: set[str] = set()  # a `Handler` in backticks is a name even though it looks like prose
+    for span in fenced + inline:
         for ident in _IDENT.findall(span):
             ident = ident.rstrip(".")
             if len(ident) > 1 and ident.lower() not in STOPWORDS and not _PATH.fullmatch(ident):
                 symbols.append(ident)
+    for span in inline:
+        marked.update(ident.rstrip(".") for ident in _IDENT.findall(span))
     words: list[str] = []
     # fenced code was read above; its info string (```python) is not a word of the task
     prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", cleaned))
@@ -81,10 +84,15 @@ def extract_terms(text: str) -> TaskTerms:
     # scoped names also contribute their leaf (`Session.request` → `request`)
     leaves = [re.split(r"\.|::|#", s)[-1] for s in symbols if re.search(r"\.|::|#", s)]
     all_symbols = [s for s in dict.fromkeys(symbols + leaves)
-                   if split_identifier(s) and not _is_prose(s)]
+                   if split_identifier(s) and not _is_prose(s, s in marked)]
     return TaskTerms(cleaned, tuple(all_symbols), tuple(paths), tuple(dict.fromkeys(words)))
 
 
-def _is_prose(word: str) -> bool:
-    """Sentence-start capitals and version strings are not code names."""
+def _is_prose(word: str, in_backticks: bool = False) -> bool:
+    """Sentence-start capitals and version strings are not code names. A capitalised word in
+    backticks is: the author marked it as code (`Handler`, `Router`), and dropping it lost the
+    type a task is about (it is no plain word of the task either, as code spans are not prose).
+    In a fenced block it is not: logs and error output are full of capitalised words."""
+    if in_backticks and re.fullmatch(r"[A-Z][a-z]+", word):
+        return False
     return bool(re.fullmatch(r"[A-Z][a-z]+|v?\d+(\.\d+)*|[A-Z]", word))

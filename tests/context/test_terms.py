@@ -80,3 +80,12 @@ def test_stopwords_and_empty_text() -> None:
     assert extract_terms("").symbols == ()
     t = extract_terms("please fix the thing that should work")
     assert not {"please", "fix", "the", "should", "work"} & set(t.words)
+
+
+def test_a_capitalised_word_in_backticks_is_a_name_not_prose() -> None:
+    t = extract_terms("Document type parameter `T` on `Handler`")
+    assert "Handler" in t.symbols  # the type the task is about
+    assert "T" not in t.symbols  # a single letter says nothing
+    # the same word in prose, or in a fenced log, is a sentence-start capital
+    assert "Handler" not in extract_terms("Handler breaks on empty input").symbols
+    assert "Traceback" not in extract_terms("It fails:\n```\nTraceback Error\n```").symbols
