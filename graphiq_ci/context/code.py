@@ -31,7 +31,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from graphiq_ci.context.candidates import Candidates
-from graphiq_ci.context.model import CodeCandidates, CodeUnit, ContextFile, ContextSymbol
+from graphiq_ci.context.model import (
+    DATA_KINDS,
+    CodeCandidates,
+    CodeUnit,
+    ContextFile,
+    ContextSymbol,
+)
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import informative, match_expr
@@ -46,10 +52,9 @@ EVIDENCE = 0.5
 PRIOR = 0.1
 #: lines outside every definition: imports, module-level code
 MODULE_PRIOR = 0.05
-#: data members (fields, constants, variables) are shown as part of their container's own
-#: lines; on their own they are rarely what a change touches (about 1/30 of a function's rate
-#: on the development splits at the same score)
-DATA_KINDS = frozenset({"field", "constant", "variable", "import"})
+#: data members (model.DATA_KINDS) are shown as part of their container's own lines; on their
+#: own they are rarely what a change touches (about 1/30 of a function's rate on the
+#: development splits at the same score)
 DATA_PRIOR = 0.1
 #: a longer definition is likelier to hold a change: score × lines ** SIZE_PRIOR
 SIZE_PRIOR = 0.35

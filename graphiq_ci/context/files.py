@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from graphiq_ci.context.candidates import Candidates
+from graphiq_ci.context.model import DATA_KINDS
 from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.paths import is_docs_path
@@ -36,6 +37,10 @@ SYMBOL_DECAY = (1.0, 0.5, 0.25)
 #: per-file features that rank files but never make one relevant on their own
 PRIORS = frozenset({"recency", "churn"})
 FILE_LIMIT = 300
+#: named_symbol's share for a file where the task's name is only a data member (an enum
+#: variant, a constant, a field) while another file defines it as a type or function: axum's
+#: `FunctionKind::Handler` variant tied with `trait Handler` for "… on `Handler`"
+NAMED_DATA = 0.5
 #: a task word held by at most this many files is evidence for each of them (rare_term)
 RARE_TERM_FILES = 3
 
@@ -67,8 +72,10 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
     for f, s in agg.items():
         fs.features[g.paths[f]]["symbols"] = w["symbols"] * s / top_agg
 
+    defines = {g.file_of[i] for i in cands.exact if g.kinds[i] not in DATA_KINDS}
     for f in {g.file_of[i] for i in cands.exact}:
-        fs.features[g.paths[f]]["named_symbol"] = w["named_symbol"]
+        fs.features[g.paths[f]]["named_symbol"] = w["named_symbol"] * (
+            1.0 if f in defines or not defines else NAMED_DATA)
     for mention in terms.paths:
         for path in g.paths:
             if path == mention or path.endswith("/" + mention):

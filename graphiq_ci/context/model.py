@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: kinds of data members (fields, constants, variables, imports): shown with their container,
+#: and weaker evidence than a type or function of the same name
+DATA_KINDS = frozenset({"field", "constant", "variable", "import"})
+
 
 @dataclass
 class ChangedFile:
