@@ -17,6 +17,8 @@ TEST_FACTOR = 0.3
 #: what a declaration keeps of its score once its definition holds it (see _definitions)
 DECLARATION_FACTOR = 0.5
 MAX_BOUNDARY = 60
+#: a definition named as the task names a member of another type (see `_exact_names`)
+OTHER_OWNER = 0.5
 
 
 @dataclass
@@ -50,12 +52,21 @@ def collect(g: GraphIndex, terms: TaskTerms, ranked: SearchResult, about_tests: 
 
 
 def _exact_names(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
-    """Names the task spells out; several of them in one file make that file's symbols stronger."""
+    """Names the task spells out; several of them in one file make that file's symbols stronger.
+
+    A name the task also writes after a type (`Types.asMemberOf`, `Serve::tcp_nodelay`) is
+    that type's member: a same-named definition in another type (`MoreTypes.asMemberOf`) is
+    only offered (OTHER_OWNER), not named. When no definition's owner is that type, the task
+    names code outside the repository, and none of the same-named definitions is it either."""
+    owners = _owners(terms)
     hits: dict[int, str] = {}
     for name in terms.symbols:
-        leaf = name.replace("::", ".").replace("#", ".").split(".")[-1]
+        leaf = _leaf(name)
         for i in g.name_index().positions(leaf.lower()):
             if g.kinds[i] != "file" and (g.names[i] == leaf or leaf.islower()):
+                if leaf in owners and _owner(g.qualified[i]) not in owners[leaf]:
+                    c.offer(i, OTHER_OWNER, f"same name as {leaf} of {min(owners[leaf])}")
+                    continue
                 hits[i] = leaf
     per_file: dict[int, set[str]] = defaultdict(set)
     for i, leaf in hits.items():
@@ -64,6 +75,28 @@ def _exact_names(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
         together = len(per_file[g.file_of[i]])
         c.offer(i, 1.0 + 0.25 * (together - 1), f"named in the task: {leaf}")
         c.exact.add(i)
+
+
+def _leaf(name: str) -> str:
+    return name.replace("::", ".").replace("#", ".").split(".")[-1]
+
+
+def _owner(qualified: str) -> str:
+    """`Outer.Inner.method` → `Inner`; '' at the top level."""
+    parts = qualified.split(".")
+    return parts[-2] if len(parts) > 1 else ""
+
+
+def _owners(terms: TaskTerms) -> dict[str, set[str]]:
+    """leaf → the type names the task writes it after (`Types.asMemberOf` → Types). Only a
+    capitalised qualifier is a type: `serde_json::RawValue` or `core::net` name a module,
+    which the index does not record as an owner."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for name in terms.symbols:
+        parts = name.replace("::", ".").replace("#", ".").split(".")
+        if len(parts) > 1 and parts[-2][:1].isupper():
+            owners[parts[-1]].add(parts[-2])
+    return owners
 
 
 def _class_prefix(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
