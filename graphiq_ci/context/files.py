@@ -29,6 +29,7 @@ FILE_WEIGHTS = {
     "named_symbol": 0.6,
     "graph": 0.25,
     "rare_term": 0.3,
+    "scope": 0.5,
     "not_code": 0.3,
     "test_file": 0.3,
     "docs_file": 0.3,
@@ -82,6 +83,7 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
                 fs.features[path]["mentioned_path"] = w["mentioned_path"]
 
     _path_terms(g, {stem(t) for t in query_terms}, fs)
+    _scope_paths(g, {stem(t) for t in terms.scope}, fs)
     _graph_neighbours(g, cands, fs)
     for path, extra_features in (extra or {}).items():
         fs.features[path].update(extra_features)
@@ -123,6 +125,16 @@ def _path_terms(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
         fs.features[path]["path_terms"] = round(FILE_WEIGHTS["path_terms"] * share, 4)
 
 
+def _scope_paths(g: GraphIndex, scope: set[str], fs: FileScores) -> None:
+    """Paths holding every word of the title's scope (`fix(sse):` → `response/sse.rs`)."""
+    if not scope:
+        return
+    words, _ = g.path_words()
+    for path, ws in zip(g.paths, words, strict=True):
+        if scope <= ws and path in fs.features:
+            fs.features[path]["scope"] = FILE_WEIGHTS["scope"]
+
+
 def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
     """Files one structural edge away from the strongest candidates share some of their score."""
     best = sorted(cands.score.items(), key=lambda kv: -kv[1])[:10]
@@ -144,6 +156,7 @@ _IN_WORDS = {
     "mentioned_path": "named in the task",
     "rare_term": "one of the few files using a word of the task",
     "graph": "linked to the best matches",
+    "scope": "in the area the title names",
     "recency": "changed recently",
     "churn": "changes often",
     "branch": "changed on this branch",

@@ -35,6 +35,7 @@ class TaskTerms:
     symbols: tuple[str, ...]  # code-shaped names: CamelCase, snake_case, dotted, code spans
     paths: tuple[str, ...]
     words: tuple[str, ...]  # plain identifiers that are not common English words
+    scope: tuple[str, ...] = ()  # the area a commit title names first: `fix(sse):`, `walker:`
 
 
 def clean_markdown(text: str) -> str:
@@ -85,7 +86,24 @@ def extract_terms(text: str) -> TaskTerms:
     leaves = [re.split(r"\.|::|#", s)[-1] for s in symbols if re.search(r"\.|::|#", s)]
     all_symbols = [s for s in dict.fromkeys(symbols + leaves)
                    if split_identifier(s) and not _is_prose(s, s in marked)]
-    return TaskTerms(cleaned, tuple(all_symbols), tuple(paths), tuple(dict.fromkeys(words)))
+    return TaskTerms(cleaned, tuple(all_symbols), tuple(paths), tuple(dict.fromkeys(words)),
+                     _scope(cleaned))
+
+
+_TITLE_SCOPE = re.compile(r"\s*([A-Za-z][\w.-]*)(?:\(([^)\n]+)\))?!?:\s")
+#: conventional-commit types: `fix:` says what kind of change, not where
+_CHANGE_TYPES = frozenset({"feat", "fix", "chore", "docs", "doc", "refactor", "test", "tests",
+                           "perf", "build", "ci", "style", "revert", "deps"})
+
+
+def _scope(text: str) -> tuple[str, ...]:
+    """The words of a title's scope: `fix(sse): …` → sse, `walker: …` → walker. A commit
+    title names the area it changes before the colon; the words after it describe it."""
+    m = _TITLE_SCOPE.match(text)
+    if not m:
+        return ()
+    scope = m.group(2) or ("" if m.group(1).lower() in _CHANGE_TYPES else m.group(1))
+    return tuple(w for w in re.split(r"[^a-z0-9]+", scope.lower()) if len(w) > 1)
 
 
 def _is_prose(word: str, in_backticks: bool = False) -> bool:

@@ -1,0 +1,42 @@
+"""A commit title's scope (`fix(sse): …`, `walker: …`) names the area it changes: paths
+holding its words get the `scope` feature (context/files.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import graphiq_ci
+from graphiq_ci.context import Options
+from graphiq_ci.context.terms import extract_terms
+
+
+def test_the_scope_is_read_from_the_title_only() -> None:
+    assert extract_terms("fix(sse): skip incompatible chars").scope == ("sse",)
+    assert extract_terms("feat(render)!: drop the old path").scope == ("render",)
+    assert extract_terms("axum-extra: remove a stray deprecation").scope == ("axum", "extra")
+    assert extract_terms("walker: do not treat '..' as hidden").scope == ("walker",)
+    assert extract_terms("fix: a crash on exit").scope == ()  # a change type, not an area
+    assert extract_terms("Crash on exit\n\nfix(sse): later line").scope == ()
+
+
+def _json(n: int) -> str:
+    """The task's words, and an sse mention: a json encoder an sse stream may use."""
+    return (f"def encode_{n}(value):\n    # skip chars the encoder cannot take (sse too)\n"
+            "    return str(value).replace('\\n', ' ')\n")
+
+
+def test_a_file_in_the_scoped_area_ranks_first(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    files = {f"response/json_{n}.py": _json(n) for n in range(4)}
+    files["response/sse.py"] = ("def event(data):\n"
+                                "    # skip the chars an event's data line cannot take\n"
+                                "    return 'data: ' + data.replace('\\n', '')\n")
+    root = make_repo(files)
+    task = "fix(sse): skip chars the encoder cannot take"
+    ctx = graphiq_ci.build_context(root, task, Options())
+    assert ctx.files[0].path == "response/sse.py", [(f.path, f.reasons) for f in ctx.files]
+    assert "in the area the title names" in ctx.files[0].why
+    unscoped = graphiq_ci.build_context(root, "sse: skip chars the encoder cannot take"
+                                        .replace(":", ""), Options())
+    assert unscoped.files[0].path != "response/sse.py"  # the same words, no scope
