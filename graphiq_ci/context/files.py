@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from graphiq_ci.context.candidates import Candidates
 from graphiq_ci.context.model import DATA_KINDS
 from graphiq_ci.context.terms import TaskTerms
-from graphiq_ci.lang import plugin_for
+from graphiq_ci.lang import MODULE_FILES, plugin_for
 from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import file_bm25, rare_term_files
 from graphiq_ci.store import Store
-from graphiq_ci.text import stem
+from graphiq_ci.text import stem, tokens
 
 #: file-level feature weights, by the names --explain prints
 FILE_WEIGHTS = {
@@ -30,6 +30,7 @@ FILE_WEIGHTS = {
     "graph": 0.25,
     "rare_term": 0.3,
     "scope": 0.5,
+    "module_file": 0.3,
     "not_code": 0.3,
     "test_file": 0.3,
     "docs_file": 0.3,
@@ -84,6 +85,7 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
 
     _path_terms(g, {stem(t) for t in query_terms}, fs)
     _scope_paths(g, {stem(t) for t in terms.scope}, fs)
+    _module_files(g, {stem(t) for t in query_terms}, fs)
     _graph_neighbours(g, cands, fs)
     for path, extra_features in (extra or {}).items():
         fs.features[path].update(extra_features)
@@ -135,6 +137,24 @@ def _scope_paths(g: GraphIndex, scope: set[str], fs: FileScores) -> None:
             fs.features[path]["scope"] = FILE_WEIGHTS["scope"]
 
 
+def _module_files(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
+    """A folder's module file (`response/mod.rs`, `locales/index.ts`, `pkg/__init__.py`) when
+    the task uses every word of the folder's name: adding to a module ("Add FileStream
+    response to axum-extra", "add Uzbek locale") registers the new piece there, in a file
+    whose own text rarely shares the task's words. A crate's `src/lib.rs` goes by the
+    crate's folder."""
+    for path in g.paths:
+        folder, _, name = path.rpartition("/")
+        if name not in MODULE_FILES or not folder:
+            continue
+        parent, _, folder = folder.rpartition("/")
+        if folder == "src" and parent:
+            folder = parent.rpartition("/")[2]
+        words = {stem(t) for t in tokens(folder)}
+        if words and words <= wanted:
+            fs.features[path]["module_file"] = FILE_WEIGHTS["module_file"]
+
+
 def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
     """Files one structural edge away from the strongest candidates share some of their score."""
     best = sorted(cands.score.items(), key=lambda kv: -kv[1])[:10]
@@ -157,6 +177,7 @@ _IN_WORDS = {
     "rare_term": "one of the few files using a word of the task",
     "graph": "linked to the best matches",
     "scope": "in the area the title names",
+    "module_file": "the module file of a folder the task names",
     "recency": "changed recently",
     "churn": "changes often",
     "branch": "changed on this branch",

@@ -5,6 +5,6 @@ Nothing outside this package branches on a language name.
 
 from __future__ import annotations
 
-from graphiq_ci.lang.registry import detect_language, plugin_for
+from graphiq_ci.lang.registry import MODULE_FILES, detect_language, plugin_for
 
-__all__ = ["detect_language", "plugin_for"]
+__all__ = ["MODULE_FILES", "detect_language", "plugin_for"]

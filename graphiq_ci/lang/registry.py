@@ -12,19 +12,21 @@ from graphiq_ci.lang.spec import LanguageSpec
 def _ecmascript(name: str, exts: tuple[str, ...], grammar: str, query: str) -> LanguageSpec:
     return LanguageSpec(name, exts, grammar, query, ("node",) if name == "javascript" else (),
                         base_queries=("ecmascript.scm",), import_candidates=imports.javascript,
-                        constructor_names=("constructor",))
+                        constructor_names=("constructor",),
+                        module_files=tuple(f"index{ext}" for ext in exts))
 
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", (".py", ".pyi"), "python", "python.scm", ("python",),
-                 import_candidates=imports.python, constructor_names=("__init__",)),
+                 import_candidates=imports.python, constructor_names=("__init__",),
+                 module_files=("__init__.py",)),
     _ecmascript("javascript", (".js", ".mjs", ".cjs"), "javascript", "javascript.scm"),
     _ecmascript("jsx", (".jsx",), "javascript", "javascript.scm"),
     _ecmascript("typescript", (".ts", ".mts", ".cts"), "typescript", "typescript.scm"),
     _ecmascript("tsx", (".tsx",), "tsx", "typescript.scm"),
     LanguageSpec("go", (".go",), "go", "go.scm", import_candidates=imports.go),
     LanguageSpec("rust", (".rs",), "rust", "rust.scm", import_candidates=imports.rust,
-                 constructor_names=("new",)),
+                 constructor_names=("new",), module_files=("mod.rs", "lib.rs")),
     LanguageSpec("java", (".java",), "java", "java.scm",
                  import_candidates=imports.dotted_class(".java"), implicit_self=True,
                  overloads=True, arity_picks_overload=True),
@@ -77,6 +79,10 @@ _BY_NAME = {spec.name: spec for spec in _ALL}
 _BY_EXT = {ext: spec for spec in _ALL for ext in spec.extensions}
 _BY_FILENAME = {name: spec for spec in _ALL for name in spec.filenames}
 _BY_SHEBANG = {prog: spec for spec in _ALL for prog in spec.shebangs}
+
+
+#: every language's module files (`LanguageSpec.module_files`)
+MODULE_FILES = frozenset(name for spec in LANGUAGES for name in spec.module_files)
 
 
 def detect_language(path: str, head: bytes = b"") -> str | None:

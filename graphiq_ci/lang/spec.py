@@ -42,3 +42,6 @@ class LanguageSpec:
     # an overload is picked by how many arguments a call passes (Java: no default parameter
     # values, so only a trailing varargs takes a varying number); see index/resolve.py
     arity_picks_overload: bool = False
+    # the file that makes a folder a module and lists what it holds (Rust's `mod.rs`,
+    # Python's `__init__.py`, `index.ts`): where a new piece of the folder is registered
+    module_files: tuple[str, ...] = ()
