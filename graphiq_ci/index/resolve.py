@@ -112,7 +112,7 @@ def _inherited(t: NameTable, imports: FileImports, file_id: int, name: str, defs
 
 def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
                   scope: str, receiver_type: str = "", bare: bool = False,
-                  arguments: int = -1, namespace: str = "") -> int | None:
+                  arguments: int = -1, namespace: str = "", call: bool = False) -> int | None:
     imports = table[file_id]
     defs = t.by_name.get(name, [])
     if bare and defs and not t.implicit_self(file_id):
@@ -151,6 +151,12 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
             return None
         passed = table.passed_on(origin, name, defs)  # an entry file passing it on
         return passed.id if passed is not None else t.file_symbol.get(origin)
+    if call and not bare:
+        # `res.redirect(url)` calls a property of some object. A variable or constant of
+        # another file is no property of anything here: reached through its module, the
+        # namespace above found it. Left in, express's `var redirect = express()` in an
+        # example made the call ambiguous with `res.redirect = function redirect(url)`.
+        defs = [d for d in defs if not d.is_value]
     imported = [d for d in defs if d.file_id in imports.files]
     if len(imported) == 1:
         return imported[0].id
@@ -222,8 +228,9 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 dst = t.file_symbol.get(target_file) if target_file is not None else None
             else:
                 scope = qualified_of.get(src_id, "")
+                call = edge is EdgeKind.CALLS
                 dst = _resolve_name(t, imports, file_id, name, scope, receiver_type,
-                                    bool(bare), args, alias if edge is EdgeKind.CALLS else "")
+                                    bool(bare), args, alias if call else "", call)
             resolved += dst is not None
             if dst != old_dst:
                 changed.append((dst, rowid))
