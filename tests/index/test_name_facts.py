@@ -92,6 +92,13 @@ def rows(repo: Path, sql: str) -> set[tuple[object, ...]]:
         conn.close()
 
 
+def call_edges(repo: Path) -> set[tuple[object, ...]]:
+    """(caller, callee, the callee's file) of every call edge."""
+    return rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
+                "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
+                "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+
+
 def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """`new Evaluator.Tag(…)` with two `Tag` constructors still resolves (to the type, which
@@ -242,9 +249,7 @@ def test_a_call_through_a_namespace_import_is_the_imported_files_definition(
     it that the file's own definitions and the enclosing scope pointed at."""
     repo = make_repo(NAMESPACE)
     run_index(repo)
-    found = rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
-                 "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
-                 "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+    found = call_edges(repo)
     assert ("ZodObject.merge", "merge", "src/util.ts") in found
 
 
@@ -264,7 +269,5 @@ def test_a_qualified_call_never_names_another_files_variable(
     variable made the name ambiguous, and the call named nothing."""
     repo = make_repo(PROPERTY)
     run_index(repo)
-    found = rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
-                 "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
-                 "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+    found = call_edges(repo)
     assert ("login", "redirect", "lib/response.js") in found

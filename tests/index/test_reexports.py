@@ -3,25 +3,13 @@ resolves to the definition it passes on: exactly one, never a guess between two.
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from graphiq_ci.index import run_index
 
-
-def call_edges(repo: Path) -> set[tuple[str, str, str]]:
-    """(caller, callee, the callee's file) of every call edge."""
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        return set(conn.execute(
-            "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
-            "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
-            "ON fb.id = b.file_id WHERE e.kind = 'calls'"))
-    finally:
-        conn.close()
-
+from .test_name_facts import call_edges
 
 BARREL = {
     "src/core/util.ts": "export function merge(a: object, b: object) { return { ...a, ...b }; }\n"
