@@ -140,6 +140,7 @@ class Row:
     callers_named: tuple[int, int] = (0, 0)  # (named, changed functions with callers elsewhere)
     lines_shown: tuple[int, int] = (0, 0)  # (shown, added source lines)
     comment_tokens: int = 0
+    missed: list[str] = field(default_factory=list)  # changed functions called, no call site
 
 
 def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -> bool:
@@ -173,8 +174,10 @@ def definition_lines(repo: Path, name: str) -> set[tuple[str, int]]:
         conn.close()
 
 
-def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[int, int],
-                                                                          tuple[int, int]]:
+def score_comment(repo: Path, t: dict, data: dict, comment: str,
+                  missed: list[str]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Callers named and added lines shown; `missed` gets each changed function that is called
+    elsewhere but for which the comment names no call site, as `path:line kind name`."""
     by_id = {s["id"]: s for s in data["symbols"]}
     named = wanted = 0
     for change in data.get("changes", []):
@@ -184,6 +187,8 @@ def score_comment(repo: Path, t: dict, data: dict, comment: str) -> tuple[tuple[
         if called_elsewhere(repo, sym["name"], definition_lines(repo, sym["name"])):
             wanted += 1
             named += bool(change["call_sites"])
+            if not change["call_sites"]:
+                missed.append(f"{sym['file']}:{sym['line']} {sym['kind']} {sym['qualified']}")
     diff = _git("-C", str(repo), "diff", "-U0", "base", BRANCH, "--", *t["source_files"])
     added = [ln[1:].strip() for ln in diff.split("\n")
              if ln.startswith("+") and not ln.startswith("+++") and len(ln[1:].strip()) > 3]
@@ -212,7 +217,7 @@ def run_task(t: dict) -> Row | str:
         if md.returncode != 0 or js.returncode != 0:
             return f"context failed: {(md.stderr or js.stderr).strip()[-200:]}"
         row.callers_named, row.lines_shown = score_comment(repo, t, json.loads(js.stdout),
-                                                           md.stdout)
+                                                           md.stdout, row.missed)
         row.comment_tokens = len(md.stdout) // 4
         return row
     finally:
@@ -276,7 +281,10 @@ def main() -> int:
             continue
         rows.append(got)
         print(f"[{n}/{len(tasks)}] {t['id']:<28} affected {len(got.found['affected'] & got.gold)}"
-              f"/{len(got.gold)} of {len(got.found['affected'])}", file=sys.stderr)
+              f"/{len(got.gold)} of {len(got.found['affected'])}; callers named "
+              f"{got.callers_named[0]}/{got.callers_named[1]}", file=sys.stderr)
+        for miss in got.missed:
+            print(f"    no caller named: {miss}", file=sys.stderr)
     print(f"PR review: graphiq-ci {git_describe()}; {len(rows)} of {len(tasks)} tasks "
           f"({args.tasks or args.split}); {C.hardware_note()}.\n")
     print(table(rows))

@@ -12,9 +12,12 @@ marked as possible, never as edges of the graph:
 - its receiver's type, where the file shows one, is the method's type or one of its supertypes
   (a call through a base type dispatches to the override); a call on an unrelated type is not
   the method's;
-- where no type is shown, the name has at most MAX_NAMESAKES definitions outside tests, and is
+- where no type is shown, the name has at most MAX_NAMESAKES methods outside tests, and is
   not one the standard libraries define too (`get`, `send`): otherwise any object's call
-  would do.
+  would do. Methods are counted, each once: an untyped `x.default(v)` dispatches among
+  methods, while a module's function (zod's 38 locale files' `export default function`) is
+  reached through its module, which resolution ties; and a TypeScript method's overload
+  signatures are one method.
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ def possible_callers(store: Store, g: GraphIndex, i: int, limit: int) -> list[Pl
             or len(name) < MIN_NAME or name in STANDARD_METHODS:
         return []
     types = _type_and_supertypes(g, owner)
-    namesakes = [j for j in g.by_name.get(name.lower(), ()) if g.names[j] == name
-                 and g.kinds[j] in _CALLABLE and not g.is_test(j)]
+    namesakes = {(g.file_of[j], g.qualified[j]) for j in g.by_name.get(name.lower(), ())
+                 if g.names[j] == name and g.kinds[j] in _CALLABLE and not g.is_test(j)
+                 and g.parent[j] >= 0 and g.kinds[g.parent[j]] in _TYPES}
     rows = store.conn.execute(
         "SELECT f.path, r.src_id, r.line, r.receiver_type FROM refs r JOIN files f "
         "ON f.id = r.file_id WHERE r.name = ? AND r.kind = 'calls' AND r.dst_id IS NULL "

@@ -24,9 +24,13 @@ if TYPE_CHECKING:  # the history reader: imported only when HEAD moved
 
 
 def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
-                      deep_tokens: set[tuple[str, str]] | None) -> None:
+                      deep_tokens: set[tuple[str, str]] | None,
+                      rebound: set[int] | None = None) -> None:
     """Edges, deep edges and hubs for what changed (None: the whole index), in the transaction
-    that clears `pending` and moves the generation; a merge of shards ends with it too."""
+    that clears `pending` and moves the generation; a merge of shards ends with it too.
+    `rebound`: changed files whose imports bind anew; the files importing them are resolved
+    again too (a name they import may now be passed on from elsewhere)."""
+    from graphiq_ci.index.bindings import importers
     from graphiq_ci.index.deep import rebuild_deep_edges
     from graphiq_ci.index.pairs import declaration_pairs, link_declarations
     from graphiq_ci.index.resolve import resolve
@@ -36,6 +40,8 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
     with store.transaction():
         phase("resolve")
         pairs = declaration_pairs(store)  # symbols are written: resolution folds them too
+        if file_ids is not None and rebound:
+            file_ids = file_ids | importers(store, rebound)
         resolve(store, file_ids, names, pairs)
         link_declarations(store, pairs)
         phase("deep-edges")

@@ -22,6 +22,7 @@ _TYPE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_TYPE_KIND_VALUES))
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
 _MEMBER_KINDS = frozenset({"method", "constructor"})
+_VALUE_KINDS = frozenset({"variable", "constant"})
 
 
 @dataclass(slots=True)
@@ -36,6 +37,7 @@ class Def:
     is_member: bool = False  # a method or constructor: what only a qualified call reaches
     line: int = 0
     arity: str = ""  # "2", "1+" (varargs), "" (not a callable, or not known)
+    is_value: bool = False  # a variable or constant: what no qualified call names elsewhere
 
     def takes(self, arguments: int) -> bool:
         """Whether a call passing `arguments` can be this definition (unknown: it can)."""
@@ -121,7 +123,8 @@ class NameTable:
             self.file_of_symbol[sid] = fid
             self.qualified_of[sid] = qualified
             self.by_name[name].append(Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
-                                          kind in _MEMBER_KINDS, line, arity))
+                                          kind in _MEMBER_KINDS, line, arity,
+                                          kind in _VALUE_KINDS))
         self._fold_constructors()
         self._fold_redefinitions()
         self._fold_declarations(pairs)

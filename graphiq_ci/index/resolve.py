@@ -2,9 +2,9 @@
 
 Order of evidence for a name used in file F: for a method call whose receiver's type the file
 shows (`c.send()`, `c: Client`), that type's member or its bases'; for a call through a name
-an import binds (`util.merge()`), the definition in the file it is bound to, and never one in F;
-then a definition in F, one in a file F imports, the only definition of that name in the
-repository. Anything else stays an
+an import binds (`util.merge()`), the definition in the file it is bound to or that file passes
+on (index/bindings.py), and never one in F; then a definition in F, one in a file F imports
+(or passes on), the only definition of that name in the repository. Anything else stays an
 unresolved reference (refs.dst_id NULL) rather than a guess at a wrong target.
 
 What a name can denote is narrowed by language facts first (lang/spec.py): a constructor is
@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from graphiq_ci.index.bindings import FileImports, ImportTable
 from graphiq_ci.index.names import Def, NameTable
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
@@ -52,34 +51,6 @@ _EDGE_KINDS = {k.value: k for k in EdgeKind}
 _Row = tuple[int, int, int, str, str, str, str, int | None, int, int]
 
 
-@dataclass
-class _FileImports:
-    """What one file's imports bind. An import inside a function binds its name there only:
-    `from .run import summary` in one function and `from .merge import summary` in another
-    are two bindings, and a use outside both of them is not guessed between the two."""
-
-    scoped: dict[tuple[str, str], int] = field(default_factory=dict)  # (scope, name) → file
-    anywhere: dict[str, int] = field(default_factory=dict)  # name → the file it is bound to
-    conflicting: set[str] = field(default_factory=set)  # names bound to two files here
-    files: set[int] = field(default_factory=set)
-
-    def bind(self, scope: str, name: str, target: int) -> None:
-        if self.anywhere.setdefault(name, target) != target:
-            self.conflicting.add(name)
-        self.scoped[(scope, name)] = target
-
-    def origin(self, name: str, scope: str) -> int | None:
-        """The file `name` was imported from, as seen from `scope` (a qualified name): the
-        binding in the scope or the nearest enclosing one, else the file's only one."""
-        while True:
-            if (scope, name) in self.scoped:
-                return self.scoped[(scope, name)]
-            if not scope:
-                break
-            scope = scope.rpartition(".")[0]
-        return None if name in self.conflicting else self.anywhere.get(name)
-
-
 def _pick(defs: list[Def], scope: str) -> Def | None:
     """One definition: the only one, or the one whose enclosing names the use shares most of.
 
@@ -106,7 +77,7 @@ def _shared_parts(qualified: str, scope: list[str]) -> int:
     return n
 
 
-def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],
+def _member(t: NameTable, imports: FileImports, file_id: int, name: str, defs: list[Def],
             receiver_type: str) -> Def | None | bool:
     """The member `name` of `receiver_type` or of its nearest base that has one; False when
     the type is not this repository's (an external receiver: no definition here is it); None
@@ -126,7 +97,7 @@ def _member(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: 
     return None
 
 
-def _inherited(t: NameTable, imports: _FileImports, file_id: int, name: str, defs: list[Def],
+def _inherited(t: NameTable, imports: FileImports, file_id: int, name: str, defs: list[Def],
                scope: str) -> Def | None:
     """A bare call's member of the enclosing types' bases, innermost type first, where the
     language has an implicit `this`: `nullableAnnotationFor(x)` in a subclass of the class
@@ -139,9 +110,10 @@ def _inherited(t: NameTable, imports: _FileImports, file_id: int, name: str, def
     return None
 
 
-def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
+def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
                   scope: str, receiver_type: str = "", bare: bool = False,
-                  arguments: int = -1, namespace: str = "") -> int | None:
+                  arguments: int = -1, namespace: str = "", call: bool = False) -> int | None:
+    imports = table[file_id]
     defs = t.by_name.get(name, [])
     if bare and defs and not t.implicit_self(file_id):
         defs = [d for d in defs if not d.is_member]  # `render()` in Go is never `t.render()`
@@ -158,10 +130,9 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
     if namespace:  # `util.merge()`: the definition in the file the import binds `util` to
         origin = imports.origin(namespace, scope)
         if origin is not None:
-            files = {origin} | t.defining_files.get(origin, set())
-            there = [d for d in defs if d.file_id in files and not d.is_member]
-            if len(there) == 1:
-                return there[0].id
+            member = table.namespace_member(origin, namespace, name, defs)
+            if member is not None:
+                return member.id
     # a call through an imported name never reaches this file's own definitions
     local = [] if namespace else [d for d in defs if d.file_id == file_id]
     if local:
@@ -176,7 +147,16 @@ def _resolve_name(t: NameTable, imports: _FileImports, file_id: int, name: str,
         there = [d for d in defs if d.file_id == origin]
         if len(there) == 1:
             return there[0].id
-        return t.file_symbol.get(origin) if not there else None
+        if there:
+            return None
+        passed = table.passed_on(origin, name, defs)  # an entry file passing it on
+        return passed.id if passed is not None else t.file_symbol.get(origin)
+    if call and not bare:
+        # `res.redirect(url)` calls a property of some object. A variable or constant of
+        # another file is no property of anything here: reached through its module, the
+        # namespace above found it. Left in, express's `var redirect = express()` in an
+        # example made the call ambiguous with `res.redirect = function redirect(url)`.
+        defs = [d for d in defs if not d.is_value]
     imported = [d for d in defs if d.file_id in imports.files]
     if len(imported) == 1:
         return imported[0].id
@@ -228,7 +208,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         t.add_names(store, _looked_up(t, rows), pairs)
         involved_files = {r[1] for r in rows}
         batches = [rows]
-    imports = _load_imports(store, t, involved_files)
+    imports = ImportTable(store, t, involved_files)
     test_files = {f for f in involved_files if is_test_path(t.path_of.get(f, ""))}
     test_sources: set[int] = set()
     resolved = 0
@@ -248,8 +228,9 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 dst = t.file_symbol.get(target_file) if target_file is not None else None
             else:
                 scope = qualified_of.get(src_id, "")
-                dst = _resolve_name(t, imports[file_id], file_id, name, scope, receiver_type,
-                                    bool(bare), args, alias if edge is EdgeKind.CALLS else "")
+                call = edge is EdgeKind.CALLS
+                dst = _resolve_name(t, imports, file_id, name, scope, receiver_type,
+                                    bool(bare), args, alias if call else "", call)
             resolved += dst is not None
             if dst != old_dst:
                 changed.append((dst, rowid))
@@ -363,24 +344,3 @@ def _naming_convention_tests(t: NameTable, test_sources: list[int],
                  if not is_test_path(t.path_of.get(c.file_id, ""))]
         if len(cands) == 1:
             edges[(sid, cands[0].id, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
-
-
-def _load_imports(store: Store, t: NameTable, file_ids: set[int]) -> dict[int, _FileImports]:
-    out: dict[int, _FileImports] = defaultdict(_FileImports)
-    for chunk in chunks(sorted(file_ids)):
-        for file_id, src_id, name, alias in store.conn.execute(
-            f"SELECT file_id, src_id, name, alias FROM refs WHERE kind = 'imports' AND file_id "
-            f"IN ({','.join('?' * len(chunk))})", chunk,
-        ):
-            if file_id not in t.path_of:
-                continue
-            target = t.import_target(name, file_id)
-            if target is None:
-                continue
-            imp = out[file_id]
-            imp.files.add(target)
-            imp.files |= t.defining_files.get(target, set())
-            scope = t.qualified_of.get(src_id, "") if src_id is not None else ""
-            for bound in filter(None, alias.split(",")):
-                imp.bind(scope, bound.rsplit(".", 1)[-1], target)
-    return out

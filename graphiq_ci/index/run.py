@@ -263,7 +263,8 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         everything = full or pending or writer.files_added_or_removed
         tokens_ = None if (full or pending) else writer.tokens | {
             ("comment_ref", n) for n in writer.names}
-        finish_resolution(store, None if everything else writer.file_ids, writer.names, tokens_)
+        finish_resolution(store, None if everything else writer.file_ids, writer.names,
+                          tokens_, writer.rebound)
     report.notes += record_history(store, history, changed)
     return report
 

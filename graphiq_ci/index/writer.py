@@ -29,6 +29,10 @@ class Writer:
         self.names: set[str] = set()
         self.tokens: set[tuple[str, str]] = set()
         self.file_ids: set[int] = set()
+        #: modified files whose imports now bind other names or files: their importers may
+        #: resolve a name differently through them (index/bindings.py `importers`)
+        self.rebound: set[int] = set()
+        self._old_imports: dict[int, set[tuple[str, str, str]]] = {}
         self.files_added_or_removed = False
         #: FTS rows of the batch being written, inserted together by `write_fts`
         self.fts_files: list[tuple[int, str, str]] = []
@@ -72,6 +76,9 @@ class Writer:
             conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
             conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
         conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
+        self._old_imports[file_id] = set(conn.execute(
+            "SELECT coalesce(s.qualified, ''), r.name, r.alias FROM refs r LEFT JOIN symbols s "
+            "ON s.id = r.src_id WHERE r.file_id = ? AND r.kind = 'imports'", (file_id,)))
         conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
         return reuse
@@ -162,6 +169,10 @@ class Writer:
             "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
         self._write_contains(contains, kept_ids)
+        imports = {(scope, name, alias) for scope, name, kind, _, alias, *_ in rec.refs
+                   if kind == EdgeKind.IMPORTS.value}
+        if imports != self._old_imports.pop(file_id, imports):
+            self.rebound.add(file_id)
         conn.executemany(
             "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
             "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -94,3 +94,34 @@ def test_a_call_through_the_base_type_with_overloads_is_a_possible_caller(
 
     assert [(s["caller"], s["possible"]) for s in change["call_sites"]] == [
         ("Element.is", True)]
+
+
+TYPESCRIPT = {
+    "src/classic.ts": """export interface ZodType {
+  optional(): ZodType;
+  default(def: string): ZodType;
+  default(def: () => string): ZodType;
+}
+""",
+    "src/v3.ts": """export class ZodType {
+  default(def: unknown) { return this; }
+}
+""",
+    **{f"src/locales/{lang}.ts": "export default function () {\n  return { lang: 1 };\n}\n"
+       for lang in ("ar", "de", "en", "fr", "ja")},
+    "play.ts": """export const sorted = (schema: any) => schema.array().default([]);
+""",
+}
+
+
+def test_namesakes_are_methods_counted_once(tmp_path: Path) -> None:
+    """`schema.array().default([])` has no type; `default` is two methods (one of them two
+    overload signatures) and five locale files' `export default function`, which no untyped
+    `x.default()` reaches. Counted as eight namesakes the call was dropped; as two methods it
+    is a possible caller of the changed interface method."""
+    repo = feature_branch(tmp_path / "repo", TYPESCRIPT, (
+        "src/classic.ts", "  default(def: string): ZodType;", "  default(def: number): ZodType;"))
+
+    change = _change(repo.path, "ZodType.default")
+
+    assert [(s["caller"], s["possible"]) for s in change["call_sites"]] == [("sorted", True)]

@@ -92,6 +92,13 @@ def rows(repo: Path, sql: str) -> set[tuple[object, ...]]:
         conn.close()
 
 
+def call_edges(repo: Path) -> set[tuple[object, ...]]:
+    """(caller, callee, the callee's file) of every call edge."""
+    return rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
+                "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
+                "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+
+
 def test_an_instantiation_and_an_extends_name_the_type_not_a_constructor(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """`new Evaluator.Tag(…)` with two `Tag` constructors still resolves (to the type, which
@@ -242,7 +249,25 @@ def test_a_call_through_a_namespace_import_is_the_imported_files_definition(
     it that the file's own definitions and the enclosing scope pointed at."""
     repo = make_repo(NAMESPACE)
     run_index(repo)
-    found = rows(repo, "SELECT a.qualified, b.qualified, fb.path FROM edges e JOIN symbols a "
-                 "ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id JOIN files fb "
-                 "ON fb.id = b.file_id WHERE e.kind = 'calls'")
+    found = call_edges(repo)
     assert ("ZodObject.merge", "merge", "src/util.ts") in found
+
+
+PROPERTY = {
+    "lib/response.js": "var res = Object.create(null);\nmodule.exports = res;\n\n"
+                       "res.redirect = function redirect(url) {\n  return url;\n};\n",
+    "examples/vhost/index.js": "var makeApp = require('./app');\nvar redirect = makeApp();\n",
+    "examples/auth/index.js": "function login(req, res) {\n  res.redirect('/');\n}\n"
+                              "module.exports = login;\n",
+}
+
+
+def test_a_qualified_call_never_names_another_files_variable(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`res.redirect('/')` calls a property: express's `res.redirect = function redirect`, not
+    an example's `var redirect = makeApp()`, which no object here has as a property. The
+    variable made the name ambiguous, and the call named nothing."""
+    repo = make_repo(PROPERTY)
+    run_index(repo)
+    found = call_edges(repo)
+    assert ("login", "redirect", "lib/response.js") in found

@@ -93,8 +93,17 @@
         (import_specifier name: (identifier) @alias !alias)]*)]*)?
   source: (string (string_fragment) @name)) @reference.import
 
-; Re-exports depend on the module they re-export from.
-(export_statement source: (string (string_fragment) @name)) @reference.import
+; Re-exports depend on the module they re-export from, and bind what they pass on for the
+; files importing them (index/resolve.py follows them): `export * from './x'` binds "*",
+; `export * as util from './x'` binds `util`, `export { a } from './x'` binds `a` (a renamed
+; `{ a as b }` is not followed: `b` is defined nowhere under that name).
+(export_statement
+  [(namespace_export (identifier) @alias)
+   "*" @alias
+   (export_clause
+     [(export_specifier name: (identifier) @alias !alias)
+      (export_specifier alias: (_))]*)]
+  source: (string (string_fragment) @name)) @reference.import
 
 ; Dynamic `import('./x')`.
 (call_expression

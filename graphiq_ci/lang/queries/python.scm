@@ -53,9 +53,12 @@
 
 (import_statement name: (dotted_name) @name) @reference.import
 (import_statement name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
+; `from x import *` binds "*": what x defines or imports is reachable through this module too
+; (index/resolve.py follows it for the files importing this one)
 (import_from_statement
   module_name: (_) @name
-  name: (dotted_name)? @alias) @reference.import
+  [(wildcard_import) @alias
+   name: (dotted_name) @alias]?) @reference.import
 (import_from_statement
   module_name: (_) @name
   name: (aliased_import name: (dotted_name) @alias)) @reference.import
