@@ -77,8 +77,13 @@ def _exact_names(g: GraphIndex, terms: TaskTerms, c: Candidates) -> None:
         c.exact.add(i)
 
 
+def _parts(name: str) -> list[str]:
+    """`Foo::bar`, `Foo#bar`, `Foo.bar` → ["Foo", "bar"]."""
+    return name.replace("::", ".").replace("#", ".").split(".")
+
+
 def _leaf(name: str) -> str:
-    return name.replace("::", ".").replace("#", ".").split(".")[-1]
+    return _parts(name)[-1]
 
 
 def _owner(qualified: str) -> str:
@@ -93,7 +98,7 @@ def _owners(terms: TaskTerms) -> dict[str, set[str]]:
     which the index does not record as an owner."""
     owners: dict[str, set[str]] = defaultdict(set)
     for name in terms.symbols:
-        parts = name.replace("::", ".").replace("#", ".").split(".")
+        parts = _parts(name)
         if len(parts) > 1 and parts[-2][:1].isupper():
             owners[parts[-1]].add(parts[-2])
     return owners

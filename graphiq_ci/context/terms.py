@@ -63,14 +63,13 @@ def extract_terms(text: str) -> TaskTerms:
     inline = [s.strip() for s in _CODE_SPAN.findall(cleaned)]
     paths = list(dict.fromkeys(p.strip("./") for p in _PATH.findall(cleaned)))
     symbols: list[str] = []
-    marked: set[str] = set()  # a `Handler` in backticks is a name even though it looks like prose
     for span in fenced + inline:
         for ident in _IDENT.findall(span):
             ident = ident.rstrip(".")
             if len(ident) > 1 and ident.lower() not in STOPWORDS and not _PATH.fullmatch(ident):
                 symbols.append(ident)
-    for span in inline:
-        marked.update(ident.rstrip(".") for ident in _IDENT.findall(span))
+    # a `Handler` in backticks is a name even though it looks like prose
+    marked = {ident.rstrip(".") for span in inline for ident in _IDENT.findall(span)}
     words: list[str] = []
     # fenced code was read above; its info string (```python) is not a word of the task
     prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", cleaned))
