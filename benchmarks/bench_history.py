@@ -1,28 +1,33 @@
 """Quality on a repository's own history: its commits as tasks, the files they changed as answers.
 
-    python benchmarks/bench_history.py [--repo .] [--limit 40] [--until REV] [--json]
-                                       [--zero-weights]
+    python benchmarks/bench_history.py [--repo DIR ...] [--limit 40] [--until REV] [--json]
+                                       [--zero-weights] [--bm25]
 
-Mines the repository (this one by default) the way the quality guard in
-tests/test_quality_guard.py does, then ranks each task at the commit's parent:
+Mines each repository (this one by default; `--repo` again for more, bare mirrors included)
+the way the quality guard in tests/test_quality_guard.py does, then ranks each task at the
+commit's parent:
   task    the commit's whole message;
   answer  the code files it modified (1-6 of them; added files cannot be found at the parent);
   skipped merges, commits whose message names one of its files (the answer would be given
           away), and commits touching more than 6 code files.
 One clone (sharing the objects) walks the commits oldest first, so each step re-indexes only
-what the previous commit changed. Prints file MRR, Recall@1 and Recall@5 over the tasks, with the
-commit measured. `--zero-weights` sets every ranking weight to 0: the guard's proof that the
-floor catches a broken ranking.
+what the previous commit changed. Prints file MRR, Recall@1 and Recall@5 over the tasks, a row
+per repository with its main language, and the graphiq-ci commit that ranked. `--bm25` ranks
+the same tasks with the shared benchmark's whole-file BM25 in the same run (any repository's
+history, in any language graphiq-ci parses, against the baseline: the development splits
+cover seven languages). `--zero-weights` sets every ranking weight to 0: the guard's proof
+that the floor catches a broken ranking.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_FILES = 6
@@ -82,51 +87,128 @@ def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
     return [f.path for f in ctx.files]
 
 
-def measure(repo: Path, limit: int, until: str = "HEAD",
-            zero_weights: bool = False) -> dict[str, object]:
+def bm25_ranking(root: Path, task: str) -> list[str]:
+    """The baseline: the benchmark's BM25 over whole files (`peers/bm25_files.py`'s tokenizer
+    and scoring, from ../shared/bench) over the code files graphiq-ci indexes, so a language
+    the peer's own extension list leaves out (PHP, C#, Kotlin) is still ranked."""
+    import importlib.util
+
+    bench = Path(os.environ.get("GRAPHIQ_BENCH_DIR")
+                 or Path(__file__).resolve().parent.parent.parent / "shared" / "bench")
+    peers = bench / "peers"
+    if not (peers / "bm25_files.py").exists():
+        sys.exit(f"--bm25 needs the shared benchmark's peers/ at {bench} (GRAPHIQ_BENCH_DIR)")
+    sys.path.insert(0, str(peers))
+    spec = importlib.util.spec_from_file_location("bm25_files", peers / "bm25_files.py")
+    assert spec and spec.loader
+    peer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(peer)
+    files = [p for p in _git(root, "ls-files", "-z").split("\0") if p and _is_code(p)]
+    kept, docs = [], []
+    for rel in files:
+        text = peer.read_text(str(root), rel)
+        if text is not None:
+            kept.append(rel)
+            docs.append(peer.tokenize(text) + peer.tokenize(rel.replace("/", " ")) * 2)
+    query = peer.query_tokens(task)
+    if not kept or not query:
+        return []
+    scores = peer.bm25_scores(docs, query)
+    return [kept[i] for i in sorted(range(len(kept)), key=lambda i: (-scores[i], kept[i]))]
+
+
+@dataclass
+class Scores:
+    """One method's reciprocal ranks and recalls, a value per task."""
+
+    rr: list[float] = field(default_factory=list)
+    r1: list[float] = field(default_factory=list)
+    r5: list[float] = field(default_factory=list)
+
+    def add(self, ranked: list[str], gold: tuple[str, ...]) -> None:
+        ranks = [ranked.index(p) + 1 for p in gold if p in ranked]
+        self.rr.append(1 / min(ranks) if ranks else 0.0)
+        self.r1.append(sum(p in ranked[:1] for p in gold) / len(gold))
+        self.r5.append(sum(p in ranked[:5] for p in gold) / len(gold))
+
+    def summary(self) -> dict[str, float]:
+        def mean(values: list[float]) -> float:
+            return round(sum(values) / len(values), 3) if values else 0.0
+
+        return {"mrr": mean(self.rr), "recall_at_1": mean(self.r1), "recall_at_5": mean(self.r5)}
+
+
+def measure(repo: Path, limit: int, until: str = "HEAD", zero_weights: bool = False,
+            bm25: bool = False) -> dict[str, object]:
     tasks = mine(repo, limit, until)
-    rr: list[float] = []
-    r1: list[float] = []
-    r5: list[float] = []
+    ours, baseline = Scores(), Scores()
     with tempfile.TemporaryDirectory(prefix="graphiq-history-") as tmp:
         wt = Path(tmp) / "clone"  # a clone sharing the objects: the repository is not touched
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(wt)],
                        check=True, capture_output=True)
         for t in tasks:
             _git(wt, "checkout", "-q", "--detach", t.parent)
-            ranked = rank_files(wt, t.message, zero_weights)
-            ranks = [ranked.index(p) + 1 for p in t.gold if p in ranked]
-            rr.append(1 / min(ranks) if ranks else 0.0)
-            r1.append(sum(p in ranked[:1] for p in t.gold) / len(t.gold))
-            r5.append(sum(p in ranked[:5] for p in t.gold) / len(t.gold))
-    n = len(tasks)
-    return {"repo": str(repo), "commit": _git(repo, "rev-parse", "--short", "HEAD").strip(),
+            ours.add(rank_files(wt, t.message, zero_weights), t.gold)
+            if bm25:
+                baseline.add(bm25_ranking(wt, t.message), t.gold)
+    # the graphiq-ci commit that ranked: this project's, whatever repository was measured
+    project = Path(__file__).resolve().parent.parent
+    return {"repo": str(repo), "commit": _git(project, "rev-parse", "--short", "HEAD").strip(),
             "history_until": _git(repo, "rev-parse", "--short", until).strip(),
-            "tasks": n, "zero_weights": zero_weights,
-            "mrr": round(sum(rr) / n, 3) if n else 0.0,
-            "recall_at_1": round(sum(r1) / n, 3) if n else 0.0,
-            "recall_at_5": round(sum(r5) / n, 3) if n else 0.0}
+            "tasks": len(tasks), "zero_weights": zero_weights, **ours.summary(),
+            **({"bm25": baseline.summary()} if bm25 else {})}
+
+
+def _language(repo: Path, until: str) -> str:
+    """The repository's main language: the one most of its code files at `until` are in."""
+    from collections import Counter
+
+    from graphiq_ci.lang.registry import detect_language
+
+    files = _git(repo, "ls-tree", "-r", "--name-only", until).splitlines()
+    counts = Counter(detect_language(p) for p in files if _is_code(p))
+    return (counts.most_common(1)[0][0] or "-") if counts else "-"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
+    ap.add_argument("--repo", type=Path, action="append",
+                    help="a repository (a bare mirror is fine); repeat for several: one row "
+                    "each (default: this one)")
     ap.add_argument("--limit", type=int, default=40, help="newest usable commits to rank")
     ap.add_argument("--until", default="HEAD", help="the newest commit to mine (the guard "
                     "pins one, so its task set does not move as history grows)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--json", action="store_true", help="print one JSON object per repository")
     ap.add_argument("--zero-weights", action="store_true", help="rank with every weight 0")
+    ap.add_argument("--bm25", action="store_true", help="rank with the benchmark's whole-file "
+                    "BM25 too, in the same run (needs ../shared/bench)")
     args = ap.parse_args()
-    result = measure(args.repo.resolve(), args.limit, args.until, args.zero_weights)
+    repos = args.repo or [Path(__file__).resolve().parent.parent]
+    rows = []
+    for repo in repos:
+        result = measure(repo.resolve(), args.limit, args.until, args.zero_weights, args.bm25)
+        if args.json:
+            print(json.dumps(result))
+        rows.append((repo, result))
     if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"History benchmark: {result['tasks']} commits of {result['repo']} up to "
-              f"{result['history_until']}, ranked by graphiq-ci {result['commit']}"
-              f"{' (all weights 0)' if args.zero_weights else ''}\n\n"
-              f"| MRR | R@1 | R@5 |\n|---|---|---|\n| {result['mrr']} | "
-              f"{result['recall_at_1']} | {result['recall_at_5']} |")
+        return 0
+    print(f"History benchmark: each repository's newest {args.limit} usable commits up to "
+          f"{args.until}, ranked by graphiq-ci {rows[0][1]['commit']}"
+          f"{' (all weights 0)' if args.zero_weights else ''}\n")
+    head = "| repository | up to | language | commits | MRR | R@1 | R@5 |"
+    if args.bm25:
+        head += " BM25 MRR | BM25 R@1 | BM25 R@5 | MRR ratio |"
+    print(head + "\n|" + "---|" * (head.count("|") - 1))
+    for repo, r in rows:
+        line = (f"| {repo.name if repo.name not in ('repo', '.git') else repo.parent.name} | "
+                f"{r['history_until']} | {_language(repo, args.until)} | {r['tasks']} | "
+                f"{r['mrr']} | {r['recall_at_1']} | {r['recall_at_5']} |")
+        if args.bm25:
+            b: dict[str, float] = r["bm25"]  # type: ignore[assignment]
+            ratio = f"{r['mrr'] / b['mrr']:.2f}×" if b["mrr"] else "-"  # type: ignore[operator]
+            line += f" {b['mrr']} | {b['recall_at_1']} | {b['recall_at_5']} | {ratio} |"
+        print(line)
     return 0
 
 
