@@ -51,9 +51,12 @@ Piece = Run | list[Any]  # a run, or one new item (for a CSR: one list per flat 
 _Row = tuple[int, int, str, str, str, int, int, str, int | None, str]
 
 
-def patch(base: GraphIndex, store: Store) -> GraphIndex | None:
+def patch(base: GraphIndex, store: Store, touched: set[int] | None = None,
+          ) -> GraphIndex | None:
     """`base` (a graph loaded from the cache) brought up to the store's generation, or None
     when the log can't say what changed since or so much did that `build` is the better way.
+    `touched`: the symbols changed since `base`, when the caller read them (in the
+    transaction it runs this in); else they come from the log.
 
     Everything is read in one read transaction, so the log, the rows and the generation the
     result is stamped with are one snapshot.
@@ -69,7 +72,8 @@ def patch(base: GraphIndex, store: Store) -> GraphIndex | None:
         conn.execute("BEGIN")
     try:
         generation = store.generation
-        touched = touched_since(store, base.generation)
+        if touched is None:
+            touched = touched_since(store, base.generation)
         if touched is None or len(touched) > MAX_TOUCHED_SHARE * max(len(base.ids), 1000):
             return None
         phase(f"graph-patch {len(touched)} symbols")
