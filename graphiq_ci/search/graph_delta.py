@@ -33,7 +33,6 @@ from graphiq_ci.search.graph import (
 )
 from graphiq_ci.search.graph_files import set_aside, write_whole
 from graphiq_ci.search.graph_overlay import Delta, Plan, overlaid
-from graphiq_ci.search.graph_update import patch
 from graphiq_ci.search.graph_views import EDGE_CODES, Adjacency, Edge, TermSets
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import touched_since
@@ -321,7 +320,7 @@ def check(delta: Delta, base: GraphIndex) -> None:
     for piece in delta.pieces:
         if isinstance(piece, tuple):
             a, b = piece
-            ok = ok and at <= a < b <= n
+            ok = ok and type(a) is type(b) is int and at <= a < b <= n
             at = b
         else:
             ok = ok and piece == fresh
@@ -350,12 +349,16 @@ def through_delta(base: GraphIndex, crc: int, store: Store, path: Path,
         previous = None
     if previous is not None and previous.generation == store.generation:
         return overlaid(base, previous), True
+    from graphiq_ci.search.graph_update import patch  # compaction only: not every query's
+
     conn = store.conn
     own = not conn.in_transaction
     if own:
         conn.execute("BEGIN")  # the log, the rows and the generation: one snapshot
     try:
         generation = store.generation
+        if previous is not None and previous.generation > generation:
+            previous = None  # an index that went back (rebuilt): the log since the base says
         touched = touched_for(store, base, previous)
         if touched is None:
             return None, False

@@ -42,7 +42,8 @@ class Plan:
     """The new position order: `pieces` are base runs `(a, b)` and fresh rows (their index
     `k` in the delta's rows), in position order. Maps both ways by bisection."""
 
-    __slots__ = ("_remap", "moved", "pieces", "run_a", "run_b", "run_at", "size", "starts")
+    __slots__ = ("_remap", "moved", "pieces", "run_a", "run_b", "run_at", "shifted", "size",
+                 "starts")
 
     def __init__(self, pieces: Sequence[Run | int], moved: dict[int, int]) -> None:
         self.pieces = list(pieces)
@@ -64,6 +65,9 @@ class Plan:
         self.size = at
         self.moved = moved  # base position of a re-read symbol → its new position
         self._remap: list[int] | None = None
+        # whether any kept symbol has another position than in the base
+        self.shifted = bool(moved) or any(
+            a != at for a, at in zip(self.run_a, self.run_at, strict=True))
 
     def locate(self, p: int) -> tuple[int, int]:
         """(base position, -1) or (-1, fresh row index) for new position `p` (in range)."""
@@ -95,10 +99,6 @@ class Plan:
                 out[o] = p
             self._remap = out
         return self._remap
-
-    def shifted(self) -> bool:
-        return any(a != at for a, at in zip(self.run_a, self.run_at, strict=True)) \
-            or bool(self.moved)
 
 
 class _Overlay(Sequence[T]):
@@ -233,10 +233,14 @@ class OverlayAdjacency(Sequence[list[Edge]]):
     def __init__(self, plan: Plan, base: Adjacency, fresh: Sequence[list[Edge]],
                  replaced: dict[int, list[Edge]]) -> None:
         self._plan, self._base, self._fresh, self._replaced = plan, base, fresh, replaced
-        self._same = not plan.shifted()
+        self._same = not plan.shifted
 
     def __len__(self) -> int:
         return self._plan.size
+
+    def relinked(self, o: int) -> bool:
+        """Whether base position `o`'s list is the delta's (a changed neighbour's)."""
+        return o in self._replaced
 
     def length(self, p: int) -> int:
         """len(self[p]), without making the list."""
@@ -297,7 +301,7 @@ class OverlayDegree(Sequence[float]):
         i %= self._plan.size
         if self._same:
             o, _ = self._plan.locate(i)
-            if o >= 0 and o not in self._out._replaced:
+            if o >= 0 and not self._out.relinked(o):
                 return self._base[o]
         return math.log1p(self._out.length(i) + self._inc.length(i)) / self._most
 
@@ -343,7 +347,7 @@ def overlaid(base: GraphIndex, delta: Delta) -> GraphIndex:
     same_paths = list(base.paths) == delta.paths
     new_path = {p: k for k, p in enumerate(delta.paths)}
     path_remap = None if same_paths else [new_path.get(p, 0) for p in base.paths]
-    shifted = plan.shifted()
+    shifted = plan.shifted
 
     def column(k: int, old: Sequence[Any], convert: Callable[[Any], Any] | None = None,
                ) -> _Overlay[Any]:
