@@ -29,6 +29,7 @@ from graphiq_ci.search.graph_views import (
     Adjacency,
     Edge,
     NeighborTerms,
+    Strings,
     TermSets,
     VocabLookup,
     _Lazy,
@@ -102,18 +103,29 @@ class Plan:
 
 
 class _Overlay(Sequence[T]):
-    """A column of the new order: a base item (through `convert`) or a fresh row's."""
+    """A column of the new order: a base item (through `convert`) or a fresh row's.
 
-    __slots__ = ("_base", "_convert", "_fresh", "_plan")
+    A column read past `_flat_after` items (a scan of every symbol, as PR mode's search for
+    the changed files' symbols) is made one list, by runs in C: item by item, such a scan
+    cost eight times what it costs over the base's arrays (0.07 s against 0.009 s at 202k).
+    """
+
+    __slots__ = ("_base", "_convert", "_flat", "_fresh", "_plan", "_reads")
 
     def __init__(self, plan: Plan, base: Sequence[Any], fresh: Sequence[T],
                  convert: Callable[[Any], T] | None = None) -> None:
         self._plan, self._base, self._fresh, self._convert = plan, base, fresh, convert
+        self._flat: list[T] | None = None
+        self._reads = 0
 
     def __len__(self) -> int:
         return self._plan.size
 
     def _item(self, p: int) -> T:
+        self._reads += 1
+        if self._reads > max(_FLAT_AFTER, self._plan.size >> 5):
+            self._flat = self._flatten()
+            return self._flat[p]
         o, k = self._plan.locate(p)
         if o < 0:
             return self._fresh[k]
@@ -126,6 +138,9 @@ class _Overlay(Sequence[T]):
     def __getitem__(self, i: slice) -> list[T]: ...
 
     def __getitem__(self, i: int | slice) -> T | list[T]:
+        flat = self._flat
+        if flat is not None:
+            return flat[i]
         if isinstance(i, slice):
             return [self._item(k) for k in range(*i.indices(self._plan.size))]
         k = i + self._plan.size if i < 0 else i
@@ -134,14 +149,26 @@ class _Overlay(Sequence[T]):
         return self._item(k)
 
     def __iter__(self) -> Iterator[T]:
-        """By pieces: a run of the base at a time."""
+        return iter(self._flat if self._flat is not None else self._flatten())
+
+    def _flatten(self) -> list[T]:
+        """Every item, a base run at a time (a string column split whole, in C)."""
         base, convert = self._base, self._convert
+        if isinstance(base, Strings):
+            base = base.tolist()
+        out: list[Any] = []
         for piece in self._plan.pieces:
             if isinstance(piece, tuple):
-                run = (base[o] for o in range(*piece))
-                yield from run if convert is None else map(convert, run)
+                run = base[piece[0]:piece[1]]
+                run = run.tolist() if isinstance(run, memoryview) else run
+                out.extend(run if convert is None else map(convert, run))
             else:
-                yield self._fresh[piece]
+                out.append(self._fresh[piece])
+        return out
+
+
+#: reads of a column item by item before it is made one list (see `_Overlay`)
+_FLAT_AFTER = 1 << 13
 
 
 class _Appended(Sequence[T]):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from graphiq_ci.index import run_index
-from graphiq_ci.search import graph_delta, load_graph
-from graphiq_ci.search.graph import build
+from graphiq_ci.search import graph_delta, graph_overlay, load_graph
+from graphiq_ci.search.graph import GraphIndex, build
 from graphiq_ci.search.graph_cache import CACHE_NAME
 from graphiq_ci.search.graph_delta import DELTA_NAME
 from graphiq_ci.store import index_dir, open_store
@@ -36,6 +36,44 @@ __all__ = ["phase_log"]  # the fixture, used by name
 @pytest.fixture
 def never_compact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(graph_delta, "COMPACT_SHARE", 1.0)
+
+
+COLUMNS = ("ids", "names", "qualified", "kinds", "file_of", "lines", "end_lines", "visibility",
+           "parent", "degree")
+
+
+def _assert_item_by_item(g: GraphIndex, want: dict[str, object]) -> None:
+    """Each column read an item at a time (as a query reads it), then a slice, from the
+    end, and past the end, before anything reads it whole."""
+    n = len(g.ids)
+    for name in COLUMNS:
+        column, expected = getattr(g, name), want[name]
+        assert [column[i] for i in range(n)] == expected, name
+        assert column[1:4] == expected[1:4] and column[-1] == expected[-1], name
+        with pytest.raises(IndexError):
+            column[n]
+
+
+def test_a_column_read_past_its_share_item_by_item_is_made_one_list(
+        make_repo: Callable[[dict[str, str]], Path], phase_log: Path, never_compact: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scan of every symbol makes a column one list after `_FLAT_AFTER` reads (here 0:
+    at the first); it reads the same."""
+    monkeypatch.setattr(graph_overlay, "_FLAT_AFTER", 0)
+    repo = make_repo(FILES)
+    _refresh(repo, phase_log)
+    (repo / "pkg/extra.py").write_text(EXTRA)
+    (repo / "pkg/base.py").unlink()
+    _, want, log = _refresh(repo, phase_log)
+    assert "graph-delta" in log
+    store = open_store(repo)
+    try:
+        g = load_graph(store, repo)
+        _assert_item_by_item(g, want)
+        assert all(getattr(g, name)._flat is not None for name in COLUMNS if name != "degree")
+        _assert_same(_observable(g), want)
+    finally:
+        store.close()
 
 
 def _files(repo: Path) -> tuple[bytes, Path]:
@@ -76,6 +114,7 @@ def test_successive_edits_read_through_a_delta_and_never_rewrite_the_cache(
         try:
             again = load_graph(store, repo)
             assert phase_log.read_text() == "", what
+            _assert_item_by_item(again, want)
             _assert_same(_observable(again), want)
         finally:
             store.close()
