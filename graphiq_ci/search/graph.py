@@ -3,7 +3,8 @@
 Adjacency lists with weights, per-symbol term sets, global IDF, a name index, neighbour terms
 and normalised degree: everything the walk and the scorer read, so a query touches SQLite only
 for FTS. `build` derives it from the index in one read; `graph_cache.load_graph` keeps it next
-to the database and rebuilds it only when the index generation changes.
+to the database and, when the index generation changes, reads it through a delta of what
+changed (`graph_delta`) or patches or rebuilds it.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ generation; `patch` rereads only those rows and the edges at them, and copies ev
 else from the cached arrays by runs. Positions stay in symbol-id
 order and edge lists in `edge_order`, as `build` makes them, so the result equals a fresh
 build field by field; IDF is recomputed from the stored per-term counts (`term_df`).
+
+A query after a small change no longer comes here: it reads the cache through a delta
+(`graph_delta`, `graph_overlay`), which copies nothing. `patch` is how a delta that grew
+past its share is folded into a new cache file.
 """
 
 from __future__ import annotations
