@@ -1,12 +1,12 @@
 """A graph's delta over its cached base: made from the touched rows, kept in `graph.delta`.
 
-After an index run touches a file, `delta_for` rereads only the symbols the graph log names
-(since the base, or since the last delta plus the symbols it already held) and the edges at
-them, and works out what `graph_overlay.overlaid` needs to read the base as the new graph.
-That costs what the change costs; the base cache file is neither copied nor rewritten
-(copying and rewriting it was 2.3 s of the first query after a one-file change at 1M
-symbols). Compaction (a new base) is `graph_cache`'s, once the delta holds more than
-`COMPACT_SHARE` of the symbols.
+After an index run touches a file, `through_delta` (`compute`) rereads only the symbols the
+graph log names (since the base, or since the last delta plus the symbols it already held)
+and the edges at them, and works out what `graph_overlay.overlaid` needs to read the base as
+the new graph. That costs what the change costs; the base cache file is neither copied nor
+rewritten (copying and rewriting it was 2.3 s of the first query after a one-file change at
+1M symbols). Once the delta would hold more than `COMPACT_SHARE` of the symbols, the base is
+patched whole instead (`graph_update`) and `graph_cache` writes it as the new base.
 
 The side file is a header (magic, format, CRC-32 of the rest) and JSON: never pickle, since
 the file lives in the repository's tree; JSON keeps every float exact.

@@ -195,6 +195,8 @@ class _Appended(Sequence[T]):
         n = len(self._base)
         if i < 0:
             i += len(self)
+            if i < 0:
+                raise IndexError("index out of range")
         if i >= n:
             return self._more[i - n]
         item = self._changed.get(i)
@@ -250,7 +252,7 @@ class OverlayTermSets(_Lazy[frozenset[str]]):
         return sorted(found)
 
 
-class OverlayAdjacency(Sequence[list[Edge]]):
+class OverlayAdjacency(_Lazy[list[Edge]]):
     """Edge lists: a re-read symbol's or a changed neighbour's from the delta, any other base
     list with its neighbours renumbered (it never points at a cut symbol: the symbol at the
     other end would be a changed neighbour)."""
@@ -259,11 +261,9 @@ class OverlayAdjacency(Sequence[list[Edge]]):
 
     def __init__(self, plan: Plan, base: Adjacency, fresh: Sequence[list[Edge]],
                  replaced: dict[int, list[Edge]]) -> None:
+        super().__init__(plan.size)
         self._plan, self._base, self._fresh, self._replaced = plan, base, fresh, replaced
         self._same = not plan.shifted
-
-    def __len__(self) -> int:
-        return self._plan.size
 
     def relinked(self, o: int) -> bool:
         """Whether base position `o`'s list is the delta's (a changed neighbour's)."""
@@ -277,17 +277,8 @@ class OverlayAdjacency(Sequence[list[Edge]]):
         got = self._replaced.get(o)
         return len(got) if got is not None else self._base.off[o + 1] - self._base.off[o]
 
-    @overload
-    def __getitem__(self, i: int) -> list[Edge]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[list[Edge]]: ...
-
-    def __getitem__(self, i: int | slice) -> list[Edge] | list[list[Edge]]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._plan.size))]
-        if not -self._plan.size <= i < self._plan.size:
-            raise IndexError(f"index {i} out of range")
-        o, k = self._plan.locate(i % self._plan.size)
+    def _make(self, i: int) -> list[Edge]:
+        o, k = self._plan.locate(i)
         if o < 0:
             return list(self._fresh[k])
         got = self._replaced.get(o)
@@ -300,7 +291,7 @@ class OverlayAdjacency(Sequence[list[Edge]]):
         return [(moved(j), w, c) for j, w, c in edges]
 
 
-class OverlayDegree(Sequence[float]):
+class OverlayDegree(_Lazy[float]):
     """Normalised degree (`graph.degrees`): log1p(edge count) / log1p(the largest count).
     A base symbol keeps its stored value while the largest count is the base's."""
 
@@ -308,30 +299,17 @@ class OverlayDegree(Sequence[float]):
 
     def __init__(self, plan: Plan, base: Sequence[float], out: OverlayAdjacency,
                  inc: OverlayAdjacency, largest: int, base_largest: int) -> None:
+        super().__init__(plan.size)
         self._plan, self._base, self._out, self._inc = plan, base, out, inc
         self._most = math.log1p(largest)
         self._same = largest == base_largest
 
-    def __len__(self) -> int:
-        return self._plan.size
-
-    @overload
-    def __getitem__(self, i: int) -> float: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[float]: ...
-
-    def __getitem__(self, i: int | slice) -> float | list[float]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._plan.size))]
-        if not -self._plan.size <= i < self._plan.size:
-            raise IndexError(f"index {i} out of range")
-        i %= self._plan.size
+    def _make(self, i: int) -> float:
         if self._same:
             o, _ = self._plan.locate(i)
             if o >= 0 and not self._out.relinked(o):
                 return self._base[o]
         return math.log1p(self._out.length(i) + self._inc.length(i)) / self._most
-
 
 
 @dataclass
