@@ -84,9 +84,11 @@ def sharded(cli: list[str], root: Path, n: int, full: float) -> None:
 
 
 def one_file_change(root: Path, cli: list[str], funcs: int) -> None:
-    """The first query after a one-file change: the graph cache patched (search/graph_update.py)
-    beside the same query with the cache removed, which rebuilds the whole graph."""
+    """The first query after a one-file change: the cached graph read through a delta
+    (search/graph_delta.py, the cache file left as it is) beside the same query with the
+    cache removed, which rebuilds the whole graph."""
     from graphiq_ci.search.graph_cache import CACHE_NAME
+    from graphiq_ci.search.graph_delta import DELTA_NAME
 
     query = ["search", "apply rule invoice amount stage 7", "--repo", str(root)]
     cache = root / ".graphiq" / CACHE_NAME
@@ -101,6 +103,9 @@ def one_file_change(root: Path, cli: list[str], funcs: int) -> None:
         wall, peak, rc = timed([*cli, *query])
         print(f"  first query after it, graph {how:<7} {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB"
               f"  exit {rc}")
+        delta = cache.with_name(DELTA_NAME)
+        print(f"    {CACHE_NAME} {cache.stat().st_size / 2**20:.1f} MiB, {DELTA_NAME} "
+              + (f"{delta.stat().st_size / 2**10:.0f} KiB" if delta.exists() else "none"))
         wall, peak, rc = timed([*cli, *query])
         print(f"  the query after that (cache warm)  {wall:6.2f}s  peak {peak / 2**20:5.0f} MiB")
 

@@ -3,7 +3,8 @@
 Adjacency lists with weights, per-symbol term sets, global IDF, a name index, neighbour terms
 and normalised degree: everything the walk and the scorer read, so a query touches SQLite only
 for FTS. `build` derives it from the index in one read; `graph_cache.load_graph` keeps it next
-to the database and rebuilds it only when the index generation changes.
+to the database and, when the index generation changes, reads it through a delta of what
+changed (`graph_delta`) or patches or rebuilds it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
@@ -84,6 +85,9 @@ class GraphIndex:
     term_df: Sequence[int] = field(default_factory=list, repr=False, compare=False)
     # derived on first use and kept for the process: never stored, never compared
     _names: NameIndex | None = field(default=None, init=False, repr=False, compare=False)
+    # how a graph read through a delta makes its name index (`graph_overlay`), when asked
+    _names_make: Callable[[], NameIndex] | None = field(default=None, init=False, repr=False,
+                                                        compare=False)
     _postings: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False,
                                             compare=False)
     _path_words: tuple[list[set[str]], dict[str, int]] | None = field(
@@ -94,16 +98,16 @@ class GraphIndex:
 
     def name_index(self) -> NameIndex:
         if self._names is None:
-            self._names = NameIndex(self.names)
+            self._names = self._names_make() if self._names_make else NameIndex(self.names)
         return self._names
 
     def with_name_term(self, term: str) -> list[int]:
         """Positions whose `name_terms` hold `term`, ascending."""
         found = self._postings.get(term)
         if found is None:
-            nt = self.name_terms
-            found = (nt.having(term) if isinstance(nt, TermSets)
-                     else [i for i, s in enumerate(nt) if term in s])
+            having = getattr(self.name_terms, "having", None)  # a CSR's or an overlay's
+            found = (having(term) if having is not None
+                     else [i for i, s in enumerate(self.name_terms) if term in s])
             self._postings[term] = found
         return found
 

@@ -24,7 +24,6 @@ import operator
 import os
 import struct
 import sys
-import time
 import zlib
 from array import array
 from collections import Counter
@@ -33,8 +32,9 @@ from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any
 
-from graphiq_ci.phases import phase
 from graphiq_ci.search.graph import GraphIndex, build, lazy_lookups
+from graphiq_ci.search.graph_delta import DELTA_NAME, through_delta
+from graphiq_ci.search.graph_files import note, set_aside, write_whole
 from graphiq_ci.search.graph_lookups import NameIndex
 from graphiq_ci.search.graph_views import (
     I32,
@@ -326,82 +326,47 @@ def _read(path: Path) -> Buffer:
 
 
 def load_graph(store: Store, root: Path) -> GraphIndex:
-    """The cached graph when it matches the index generation, else the cached one patched up
-    to it (`graph_update`: what changed since, from the graph log), else a fresh build; the
-    result is cached.
+    """The cached graph when it matches the index generation, else the cached one read
+    through a delta up to it (`graph_delta`: what changed since, from the graph log; kept in
+    `graph.delta` beside the cache), else a fresh build; the result is cached.
 
-    A stale cache is overwritten; a corrupt one is set aside (one line on stderr says where)
-    and rebuilt; one an older graphiq-ci wrote is rebuilt with one line saying so (the graph
-    is derived from the index: nothing is lost). A cache that can't be written (read-only
-    checkout) only costs the next query a rebuild.
+    A delta past `COMPACT_SHARE` of the symbols is folded into a new cache (`graph_update`).
+    A stale cache is overwritten; a corrupt cache or delta is set aside (one line on stderr
+    says where) and rebuilt; one an older graphiq-ci wrote is rebuilt with one line saying so
+    (the graph is derived from the index: nothing is lost). A cache that can't be written
+    (read-only checkout) only costs the next query a rebuild.
     """
     path = index_dir(root) / CACHE_NAME
     generation = store.generation
-    cached = None
+    cached, crc = None, 0
     try:
-        cached = _load(_read(path), None)
+        data = _read(path)
+        cached = _load(data, None)
+        crc = struct.unpack_from("<I", data, 12)[0]
     except OSError:
         old = [p.name for p in map(path.with_name, OLD_CACHES) if p.exists()]
         if old:
-            _note(f"graph cache {old[0]} is an older graphiq-ci's, rebuilding it as "
-                  f"{CACHE_NAME}")
+            note(f"graph cache {old[0]} is an older graphiq-ci's, rebuilding it as {CACHE_NAME}")
     except _Stale as exc:
-        _note(f"graph cache {CACHE_NAME} is in another graphiq-ci's format (format {exc}), "
-              "rebuilding it")
+        note(f"graph cache {CACHE_NAME} is in another graphiq-ci's format (format {exc}), "
+             "rebuilding it")
     except _Corrupt as exc:
-        _set_aside(path, str(exc))
+        set_aside(path, str(exc))
     if cached is not None and cached.generation == generation:
         return cached
     g = None
     if cached is not None and cached.generation < generation:
-        from graphiq_ci.search.graph_update import patch
-
         with contextlib.suppress(OverflowError):  # a line number past int32, as below
-            g = patch(cached, store)
+            g, current = through_delta(cached, crc, store, path.with_name(DELTA_NAME))
+            if current and g is not None:
+                return g
     if g is None:
         g = build(store)
-    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     try:
-        _remove_orphans(path)
-        with open(tmp, "wb") as out:
-            phase("graph-cache")  # the file exists from here: a kill leaves an orphan
-            out.writelines(_parts(g))
-        os.replace(tmp, path)
-        for name in OLD_CACHES:
+        parts = _parts(g)
+    except (OverflowError, _Unencodable):  # e.g. a line number past int32: not stored
+        return g
+    if write_whole(path, parts, "graph-cache"):
+        for name in (*OLD_CACHES, DELTA_NAME):
             path.with_name(name).unlink(missing_ok=True)
-    except (OSError, OverflowError, _Unencodable):  # e.g. a line number past int32
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)  # a graph that cannot be stored leaves no half file
     return g
-
-
-def _note(text: str) -> None:
-    print(f"graphiq-ci: {text}", file=sys.stderr)
-
-
-def _remove_orphans(path: Path) -> None:
-    """Temporary caches of processes that died writing them (a SIGKILL mid-write)."""
-    for tmp in path.parent.glob(f"{path.name}.tmp*"):
-        pid = tmp.suffix.removeprefix(".tmp")
-        if pid.isdigit() and not _alive(int(pid)):
-            tmp.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
-
-
-def _set_aside(path: Path, why: str) -> None:
-    aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
-    try:
-        os.replace(path, aside)
-    except OSError:
-        return  # another process replaced it first, or a read-only directory
-    _note(f"graph cache unreadable ({why}), rebuilding it; the old file is kept as "
-          f"{aside.name}")

@@ -7,6 +7,10 @@ generation; `patch` rereads only those rows and the edges at them, and copies ev
 else from the cached arrays by runs. Positions stay in symbol-id
 order and edge lists in `edge_order`, as `build` makes them, so the result equals a fresh
 build field by field; IDF is recomputed from the stored per-term counts (`term_df`).
+
+A query after a small change no longer comes here: it reads the cache through a delta
+(`graph_delta`, `graph_overlay`), which copies nothing. `patch` is how a delta that grew
+past its share is folded into a new cache file.
 """
 
 from __future__ import annotations
@@ -51,9 +55,12 @@ Piece = Run | list[Any]  # a run, or one new item (for a CSR: one list per flat 
 _Row = tuple[int, int, str, str, str, int, int, str, int | None, str]
 
 
-def patch(base: GraphIndex, store: Store) -> GraphIndex | None:
+def patch(base: GraphIndex, store: Store, touched: set[int] | None = None,
+          ) -> GraphIndex | None:
     """`base` (a graph loaded from the cache) brought up to the store's generation, or None
     when the log can't say what changed since or so much did that `build` is the better way.
+    `touched`: the symbols changed since `base`, when the caller read them (in the
+    transaction it runs this in); else they come from the log.
 
     Everything is read in one read transaction, so the log, the rows and the generation the
     result is stamped with are one snapshot.
@@ -69,7 +76,8 @@ def patch(base: GraphIndex, store: Store) -> GraphIndex | None:
         conn.execute("BEGIN")
     try:
         generation = store.generation
-        touched = touched_since(store, base.generation)
+        if touched is None:
+            touched = touched_since(store, base.generation)
         if touched is None or len(touched) > MAX_TOUCHED_SHARE * max(len(base.ids), 1000):
             return None
         phase(f"graph-patch {len(touched)} symbols")

@@ -134,6 +134,35 @@ def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path
     print(f"\nfaults: {landed} SIGKILLs landed in their phase ({missed} retried)")
 
 
+def test_sigkill_while_writing_the_graph_delta_heals(tmp_path: Path) -> None:
+    """The first query after a one-file change writes a graph delta beside the cache
+    (search/graph_delta.py); killed in that write, it leaves the old delta or none, and the
+    next query answers as a fresh build does and leaves no temporary file."""
+    repo = generate_repo(tmp_path / "repo", 40, 3)
+    query = ["search", "ledger reconcile stage 7", "--repo", str(repo)]
+    assert run_cli(*query).returncode == 0  # indexes, builds and caches the graph
+    hits = misses = 0
+    while hits < 3:
+        k = hits + misses
+        (repo / "pkg" / f"mod_{k % 40}.py").write_text(
+            module_source(k % 40, 40, 3, f" edit {k}") + f"\n\ndef extra_{k}() -> int:\n"
+            "    return 1\n")
+        assert run_cli("index", "--repo", str(repo)).returncode == 0
+        if not _kill_in_phase(repo, query[:-2], "graph-delta", tmp_path / "phases.log"):
+            misses += 1
+            assert misses < 20, "kills keep missing phase 'graph-delta'"
+            continue
+        hits += 1
+        after = run_cli(*query)
+        assert after.returncode == 0 and "Traceback" not in after.stderr, after.stderr
+        names = sorted(p.name for p in (repo / ".graphiq").glob("graph.*"))
+        assert names == ["graph.bin", "graph.delta"], names
+        for cache in (repo / ".graphiq").glob("graph.*"):
+            cache.unlink()
+        fresh = run_cli(*query)
+        assert fresh.returncode == 0 and fresh.stdout == after.stdout
+
+
 @pytest.fixture
 def indexed(tmp_path: Path) -> Path:
     repo = generate_repo(tmp_path / "repo", 6, 5)
