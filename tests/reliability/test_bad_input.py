@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import time
@@ -25,6 +26,7 @@ from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index import run_index
 from graphiq_ci.render import render_json, render_text
 from graphiq_ci.search import load_graph, rank
+from graphiq_ci.search.weights import Family
 from graphiq_ci.store import Store, open_store
 from tests.conftest import git
 from tests.reliability.conftest import DB, generate_repo, run_cli
@@ -81,7 +83,8 @@ def _nothing_ascii(text: str) -> bool:
 def test_rank_takes_any_text(small_index: tuple[Path, Store], text: str) -> None:
     repo, store = small_index
     g = load_graph(store, repo)
-    hits = rank(store, g, text, top=10).hits
+    result = rank(store, g, text, top=10)
+    hits = result.hits
     # every hit is a real symbol of the index, once, ranked by a positive score
     symbols = {sid: (name, path) for sid, name, path in store.conn.execute(
         "SELECT s.id, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id")}
@@ -92,6 +95,10 @@ def test_rank_takes_any_text(small_index: tuple[Path, Store], text: str) -> None
     words = text.split()
     if _nothing_ascii(text):
         assert hits == [], "text with no ASCII letter, digit or sign matches nothing"
+    elif result.query.family is Family.FILE_PATH:
+        # a path in the text (`0/Mod_0 Stage`) keeps the search to the files it names
+        named = {w for w in re.findall(r"[a-z0-9_]+", text.lower()) if len(w) > 2}
+        assert all(any(w in h.path.lower() for w in named) for h in hits), hits
     elif "ledger" in words or "Stage" in words:
         # all 48 functions' docstrings say `ledger`; 8 classes and their `run` say `Stage`:
         # more matches than `top`, in 8 files, so `top` is filled despite one file's cap
