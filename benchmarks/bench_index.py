@@ -9,7 +9,8 @@ process start included:
   full       `graphiq-ci index --full` after deleting .graphiq (median of --runs)
   no-change  `graphiq-ci index --hook` (what the pre-commit hook runs, in the repository)
              right after a full build
-  one-file   the same, after appending a comment to one mid-sized source file
+  one-file   the same, after appending a comment to one mid-sized source file, and to the
+             largest source file (its parse, extraction and resolution cost most)
   phases     where a full build's time goes (medians over the full builds), from the indexer's
              GRAPHIQ_PHASE_LOG, and the graph: the first `search` after a full build (which
              builds the graph cache) minus a warm `search`; and where the one-file refresh's
@@ -178,8 +179,9 @@ def check(run: Run, what: str) -> Run:
     return run
 
 
-def pick_source_file(root: Path) -> Path:
-    """A mid-sized tracked source file, tests left out when possible: the median by size."""
+def pick_source_file(root: Path, largest: bool = False) -> Path:
+    """A mid-sized tracked source file, tests left out when possible: the median by size (or,
+    `largest`, the largest: the one whose refresh costs most)."""
     out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True)
     names = out.stdout.decode(errors="replace").split("\0") if out.returncode == 0 else []
     if not names:
@@ -190,7 +192,7 @@ def pick_source_file(root: Path) -> Path:
     files = non_test or files
     if not files:
         sys.exit(f"no {sorted(SOURCE_EXT)} source file in {root} to change")
-    return root / files[len(files) // 2][1]
+    return root / files[-1 if largest else len(files) // 2][1]
 
 
 def append_comment(path: Path, i: int) -> None:
@@ -206,9 +208,9 @@ def du_mb(path: Path) -> float | None:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20
 
 
-def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
+def bench_graphiq(copy: Path, rel: Path, big: Path, runs: int) -> dict[str, object]:
     gq = C.graphiq_exe()
-    full, noop, one = Series(), Series(), Series()
+    full, noop, one, large = Series(), Series(), Series(), Series()
     phases: list[dict[str, float]] = []
     graph: list[float] = []
     log = copy.parent / "phases.log"
@@ -238,9 +240,12 @@ def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
                                            env={**os.environ, "GRAPHIQ_PHASE_LOG": str(log)}),
                               "graphiq-ci index --hook"))
         refresh.append(refresh_phases(log, one.runs[-1].wall_s))
+    for i in range(runs):
+        append_comment(copy / big, i)
+        large.runs.append(check(run_measured(hook, cwd=copy), "graphiq-ci index --hook"))
     stats = check(run_measured([gq, "stats", "--repo", str(copy), "--json"]), "graphiq-ci stats")
     counts = json.loads(stats.stdout)
-    return {"full": full, "noop": noop, "one": one, "files": counts.get("files"),
+    return {"full": full, "noop": noop, "one": one, "large": large, "files": counts.get("files"),
             "symbols": counts.get("symbols"), "reported_s": C.median(reported),
             "one_out": one.runs[-1].stdout.strip(), "size_mb": du_mb(copy / ".graphiq"),
             "phases": {row: C.median([p.get(key, 0.0) for p in phases])
@@ -249,9 +254,9 @@ def bench_graphiq(copy: Path, rel: Path, runs: int) -> dict[str, object]:
                         for key, row in REFRESH_ROWS.items()}}
 
 
-def bench_codegraph(copy: Path, rel: Path, runs: int) -> dict[str, object]:
+def bench_codegraph(copy: Path, rel: Path, big: Path, runs: int) -> dict[str, object]:
     env = dict(os.environ, **C.CODEGRAPH_ENV)
-    full, noop, one = Series(), Series(), Series()
+    full, noop, one, large = Series(), Series(), Series(), Series()
     for i in range(runs):
         shutil.rmtree(copy / ".codegraph", ignore_errors=True)
         full.runs.append(check(run_measured(C.codegraph_cmd("init", "-y", str(copy)), copy, env),
@@ -265,7 +270,11 @@ def bench_codegraph(copy: Path, rel: Path, runs: int) -> dict[str, object]:
     for i in range(runs):
         append_comment(copy / rel, i)
         one.runs.append(check(run_measured(sync, copy, env), "codegraph sync"))
-    return {"full": full, "noop": noop, "one": one, "size_mb": du_mb(copy / ".codegraph")}
+    for i in range(runs):
+        append_comment(copy / big, i)
+        large.runs.append(check(run_measured(sync, copy, env), "codegraph sync"))
+    return {"full": full, "noop": noop, "one": one, "large": large,
+            "size_mb": du_mb(copy / ".codegraph")}
 
 
 def f2(v: float | None, spec: str = "{:.2f}") -> str:
@@ -283,7 +292,8 @@ def table(g: dict[str, object], cg: dict[str, object] | None, runs: int) -> str:
     rows: list[tuple[str, float | None, float | None, str]] = [
         (f"full index, median of {runs} (s)", full_s, cf.wall() if cf else None, "{:.2f}")]
     lines = ["| metric | graphiq-ci | CodeGraph | graphiq / CodeGraph |", "|---|---|---|---|"]
-    for label, key in (("no-change refresh (s)", "noop"), ("one-file-changed refresh (s)", "one")):
+    for label, key in (("no-change refresh (s)", "noop"), ("one-file-changed refresh (s)", "one"),
+                       ("one-file refresh, the largest source file (s)", "large")):
         a, b = series(g, key), series(cg, key)
         rows.append((label, a.wall() if a else None, b.wall() if b else None, "{:.2f}"))
     rows += [
@@ -338,9 +348,9 @@ def main() -> int:
     try:
         gq_copy = tmp / "graphiq" / repo.name
         shutil.copytree(repo, gq_copy, symlinks=True, ignore=COPY_IGNORE)
-        changed = pick_source_file(gq_copy)
-        rel = changed.relative_to(gq_copy)
-        g = bench_graphiq(gq_copy, rel, args.runs)
+        rel = pick_source_file(gq_copy).relative_to(gq_copy)
+        big = pick_source_file(gq_copy, largest=True).relative_to(gq_copy)
+        g = bench_graphiq(gq_copy, rel, big, args.runs)
         cg = None
         note = ""
         if args.no_codegraph:
@@ -351,14 +361,14 @@ def main() -> int:
         else:
             cg_copy = tmp / "codegraph" / repo.name
             shutil.copytree(repo, cg_copy, symlinks=True, ignore=COPY_IGNORE)
-            cg = bench_codegraph(cg_copy, rel, args.runs)
+            cg = bench_codegraph(cg_copy, rel, big, args.runs)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip()
     print(f"Index benchmark: {repo}{' @ ' + head if head else ''}; {args.runs} runs each on a "
           f"temporary copy; {C.hardware_note()}.\nOne-file change: `{rel}` "
-          f"(graphiq: \"{g['one_out']}\").\n")
+          f"(graphiq: \"{g['one_out']}\"); the largest source file: `{big}`.\n")
     print(table(g, cg, args.runs))
     print()
     print(phase_table(g, args.runs))
