@@ -25,14 +25,14 @@ from typing import Any, TypeVar, overload
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search.graph import GraphIndex, lazy_lookups, path_words_of
 from graphiq_ci.search.graph_views import (
-    _EMPTY,
+    NO_TERMS,
     Adjacency,
     Edge,
+    LazySequence,
     NeighborTerms,
     Strings,
     TermSets,
     VocabLookup,
-    _Lazy,
 )
 
 T = TypeVar("T")
@@ -222,7 +222,7 @@ class OverlayLookup(VocabLookup):
         return self._base.ids_of(term) if k is None else [k]
 
 
-class OverlayTermSets(_Lazy[frozenset[str]]):
+class OverlayTermSets(LazySequence[frozenset[str]]):
     """Term sets: a base set (its ids are the same words in the extended vocabulary) or a
     fresh row's. `having` asks the base's flat ids and renumbers, then tests the fresh sets."""
 
@@ -239,7 +239,7 @@ class OverlayTermSets(_Lazy[frozenset[str]]):
         if o >= 0:
             return self._base_sets[o]
         ids = self._fresh_ids[k]
-        return frozenset(map(self.vocab.__getitem__, ids)) if ids else _EMPTY
+        return frozenset(map(self.vocab.__getitem__, ids)) if ids else NO_TERMS
 
     def having(self, term: str) -> list[int]:
         """Positions whose set holds `term`, ascending (`TermSets.having`)."""
@@ -252,7 +252,7 @@ class OverlayTermSets(_Lazy[frozenset[str]]):
         return sorted(found)
 
 
-class OverlayAdjacency(_Lazy[list[Edge]]):
+class OverlayAdjacency(LazySequence[list[Edge]]):
     """Edge lists: a re-read symbol's or a changed neighbour's from the delta, any other base
     list with its neighbours renumbered (it never points at a cut symbol: the symbol at the
     other end would be a changed neighbour)."""
@@ -291,7 +291,7 @@ class OverlayAdjacency(_Lazy[list[Edge]]):
         return [(moved(j), w, c) for j, w, c in edges]
 
 
-class OverlayDegree(_Lazy[float]):
+class OverlayDegree(LazySequence[float]):
     """Normalised degree (`graph.degrees`): log1p(edge count) / log1p(the largest count).
     A base symbol keeps its stored value while the largest count is the base's."""
 

@@ -27,10 +27,10 @@ U32 = I32.upper()  # unsigned: a range check is one max()
 K = TypeVar("K")
 V = TypeVar("V")
 T = TypeVar("T")
-_EMPTY: frozenset[str] = frozenset()
+NO_TERMS: frozenset[str] = frozenset()
 
 
-class _Lazy(Sequence[T]):
+class LazySequence(Sequence[T]):
     """A read-only sequence whose items are built on first access (`_make`), then kept.
 
     Kept in a dict, not a list of `size` slots: a query touches a few thousand items, and
@@ -68,7 +68,7 @@ class _Lazy(Sequence[T]):
         return (self[i] for i in range(self._size))
 
 
-class Strings(_Lazy[str]):
+class Strings(LazySequence[str]):
     """Strings stored in one UTF-8 blob, each ended by a NUL, decoded on first access: a
     loaded graph reads a few thousand of its 200k names, and splitting every string section
     was ~0.15 s of each query at 200k symbols. `at[k]` is where string k starts."""
@@ -138,7 +138,7 @@ def extend(out: Any, chunk: Sequence[Any]) -> None:
         out.extend(chunk)
 
 
-class TermSets(_Lazy[frozenset[str]]):
+class TermSets(LazySequence[frozenset[str]]):
     """Per-symbol term sets in CSR form (offsets into one flat array of vocabulary ids).
 
     The arrays are public for the cache writer and `graph_update`, which copy them by runs.
@@ -158,7 +158,7 @@ class TermSets(_Lazy[frozenset[str]]):
 
     def _make(self, i: int) -> frozenset[str]:
         a, b = self.off[i], self.off[i + 1]
-        return frozenset(map(self.vocab.__getitem__, self.ids[a:b])) if b > a else _EMPTY
+        return frozenset(map(self.vocab.__getitem__, self.ids[a:b])) if b > a else NO_TERMS
 
     def having(self, term: str) -> list[int]:
         """Positions whose set holds `term`, ascending, found in the flat ids (no set is built)."""
@@ -222,7 +222,7 @@ class VocabLookup:
         return VocabLookup(vocab, order)
 
 
-class Adjacency(_Lazy[list[Edge]]):
+class Adjacency(LazySequence[list[Edge]]):
     """Per-symbol edge lists in CSR form (offsets into flat target, weight and code arrays)."""
 
     __slots__ = ("codes", "off", "to", "weights")
@@ -237,7 +237,7 @@ class Adjacency(_Lazy[list[Edge]]):
         return list(zip(self.to[a:b], self.weights[a:b], self.codes[a:b], strict=True))
 
 
-class NeighborTerms(_Lazy[frozenset[str]]):
+class NeighborTerms(LazySequence[frozenset[str]]):
     """The name terms of each symbol's structural neighbours.
 
     Not stored in the cache: it is a function of `name_terms` and the adjacency, and a query
