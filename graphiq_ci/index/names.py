@@ -199,7 +199,22 @@ class NameTable:
                 for (q,) in store.conn.execute(
                     f"SELECT qualified FROM symbols WHERE kind IN ({_TYPE_KINDS_SQL}) AND "
                     f"file_id IN ({','.join('?' * len(part))})", part)}
-        return here | {k for k in list(self.bases) if here & set(self.type_and_bases(k))}
+        return here | self._under(here)
+
+    def _under(self, types: set[str]) -> set[str]:
+        """The types with one of `types` within MAX_BASE_DEPTH levels of their bases (those
+        `type_and_bases` would reach it from), found downwards from `types`: asking every
+        type for its bases was 58 ms of a one-file refresh on sqlalchemy's 7k types."""
+        below: dict[str, set[str]] = defaultdict(set)
+        for derived, bases in self.bases.items():
+            for base in bases:
+                below[base].add(derived)
+        found: set[str] = set()
+        frontier = set(types)
+        for _ in range(MAX_BASE_DEPTH):
+            frontier = {d for t in frontier for d in below.get(t, ())} - found
+            found |= frontier
+        return found | (types & self.bases.keys())
 
     def defines_type(self, type_name: str) -> bool:
         return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
