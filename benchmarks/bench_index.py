@@ -40,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
 
 from graphiq_ci.search.graph_cache import CACHE_NAME  # noqa: E402
 
@@ -366,7 +367,8 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip()
-    print(f"Index benchmark: {repo}{' @ ' + head if head else ''}; {args.runs} runs each on a "
+    print(f"Index benchmark: graphiq-ci {git_describe()}; {repo}{' @ ' + head if head else ''}; "
+          f"{args.runs} runs each on a "
           f"temporary copy; {C.hardware_note()}.\nOne-file change: `{rel}` "
           f"(graphiq: \"{g['one_out']}\"); the largest source file: `{big}`.\n")
     print(table(g, cg, args.runs))
