@@ -192,7 +192,10 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         # also of those whose references are gone now
         found |= {(-f, f) for f in file_ids} | set(conn.execute(
             f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
-        for column, values in (("name", names), ("receiver_type", t.types_over(store, file_ids))):
+        # (`receiver_type != ''` lets SQLite use the partial index of typed calls)
+        for column, values in (("name", names),
+                               ("receiver_type != '' AND receiver_type",
+                                t.types_over(store, file_ids))):
             for chunk in chunks(sorted(values)):
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
