@@ -25,7 +25,6 @@ from typing import Any
 
 from graphiq_ci.phases import phase
 from graphiq_ci.search.graph import (
-    DEEP_CODES,
     GraphIndex,
     edge_order,
     idf_weight,
@@ -33,7 +32,7 @@ from graphiq_ci.search.graph import (
 )
 from graphiq_ci.search.graph_files import set_aside, write_whole
 from graphiq_ci.search.graph_overlay import Delta, Plan, overlaid
-from graphiq_ci.search.graph_views import EDGE_CODES, Adjacency, Edge, TermSets
+from graphiq_ci.search.graph_views import Adjacency, Edge, TermSets, edge_lists
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import touched_since
 
@@ -203,18 +202,7 @@ class _Making:
         g, plan = self.g, self.plan
         old_out: Adjacency = g.out  # type: ignore[assignment]
         old_inc: Adjacency = g.inc  # type: ignore[assignment]
-        new_out: dict[int, list[Edge]] = {}
-        new_inc: dict[int, list[Edge]] = {}
-        for _, src, dst, kind, weight in self.edges:
-            a, b = self.position(src), self.position(dst)
-            if a < 0 or b < 0:
-                continue  # as `build`: an edge at a symbol that does not exist is no edge
-            code = EDGE_CODES[kind]
-            new_out.setdefault(a, []).append((b, weight, code))
-            new_inc.setdefault(b, []).append((a, weight, code))
-            if code in DEEP_CODES:
-                new_out.setdefault(b, []).append((a, weight, code))
-                new_inc.setdefault(a, []).append((b, weight, code))
+        new_out, new_inc = edge_lists(self.edges, self.position)
         cut = set(self.cut)
         neighbours = {j for o in cut for adj in (old_out, old_inc) for j, _, _ in adj[o]}
         neighbours |= {plan.locate(p)[0] for p in (*new_out, *new_inc)}

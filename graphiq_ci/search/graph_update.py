@@ -23,7 +23,6 @@ from typing import Any
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.phases import phase
 from graphiq_ci.search.graph import (
-    DEEP_CODES,
     Edge,
     GraphIndex,
     degrees,
@@ -34,12 +33,12 @@ from graphiq_ci.search.graph import (
     path_words_of,
 )
 from graphiq_ci.search.graph_views import (
-    EDGE_CODES,
     U32,
     Adjacency,
     NeighborTerms,
     Strings,
     TermSets,
+    edge_lists,
     extend,
     plain,
     typecode,
@@ -303,18 +302,8 @@ class _Patch:
         g = self.g
         old_out: Adjacency = g.out  # type: ignore[assignment]
         old_inc: Adjacency = g.inc  # type: ignore[assignment]
-        new_out: dict[int, list[Edge]] = {}  # new position → edges to or from fresh symbols
-        new_inc: dict[int, list[Edge]] = {}
-        for _, src, dst, kind, weight in self.edges:
-            a, b = self.position(src), self.position(dst)
-            if a < 0 or b < 0:
-                continue  # as `build`: an edge at a symbol that does not exist is no edge
-            code = EDGE_CODES[kind]
-            new_out.setdefault(a, []).append((b, weight, code))
-            new_inc.setdefault(b, []).append((a, weight, code))
-            if code in DEEP_CODES:
-                new_out.setdefault(b, []).append((a, weight, code))
-                new_inc.setdefault(a, []).append((b, weight, code))
+        # new position → edges to or from fresh symbols
+        new_out, new_inc = edge_lists(self.edges, self.position)
         neighbours = {j for o in self.cut for adj in (old_out, old_inc) for j, _, _ in adj[o]}
         neighbours |= {self.old_position(self.new_ids[p]) for p in (*new_out, *new_inc)}
         neighbours -= self.cut

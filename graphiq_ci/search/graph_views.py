@@ -12,7 +12,7 @@ import mmap
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, overload
 
 from graphiq_ci.model import DEEP_EDGES, STRUCTURAL_EDGES, EdgeKind
@@ -258,3 +258,24 @@ class NeighborTerms(LazySequence[frozenset[str]]):
 def neighbor_terms_of(name_terms: Sequence[frozenset[str]], out: list[Edge],
                     inc: list[Edge]) -> frozenset[str]:
     return frozenset().union(*(name_terms[j] for j, _, c in out + inc if c in STRUCTURAL_CODES))
+
+
+def edge_lists(rows: Iterable[tuple[int, int, int, str, float]], position: Callable[[int], int]
+               ) -> tuple[dict[int, list[Edge]], dict[int, list[Edge]]]:
+    """Out and in edge lists, by position, of re-read edge rows `(rowid, src, dst, kind,
+    weight)`, as `build` makes them: an edge at a symbol that does not exist (`position` -1)
+    is no edge, and a deep edge (a shared token) is listed both ways. What a patch and a
+    delta rebuild for the symbols a change touched."""
+    out: dict[int, list[Edge]] = {}
+    inc: dict[int, list[Edge]] = {}
+    for _, src, dst, kind, weight in rows:
+        a, b = position(src), position(dst)
+        if a < 0 or b < 0:
+            continue
+        code = EDGE_CODES[kind]
+        out.setdefault(a, []).append((b, weight, code))
+        inc.setdefault(b, []).append((a, weight, code))
+        if code in DEEP_CODES:
+            out.setdefault(b, []).append((a, weight, code))
+            inc.setdefault(a, []).append((b, weight, code))
+    return out, inc

@@ -4,7 +4,6 @@ delta file is set aside and rebuilt."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +18,6 @@ from graphiq_ci.search.graph_delta import DELTA_NAME
 from graphiq_ci.store import index_dir, open_store
 from tests.search.test_graph_cache import _observable
 from tests.search.test_graph_update import (
-    BASE,
     EXTRA,
     FILES,
     SERVICE,
@@ -28,6 +26,8 @@ from tests.search.test_graph_update import (
     _refresh,
     _spread,
     phase_log,
+    random_edits,
+    real_edits,
 )
 
 __all__ = ["phase_log"]  # the fixture, used by name
@@ -87,17 +87,7 @@ def test_successive_edits_read_through_a_delta_and_never_rewrite_the_cache(
     _refresh(repo, phase_log)
     base, delta = _files(repo)
     assert not delta.exists()
-    edits: list[tuple[str, Callable[[], object]]] = [
-        ("a new file", lambda: (repo / "pkg/extra.py").write_text(EXTRA)),
-        ("rename a symbol", lambda: (repo / "pkg/util.py").write_text(
-            UTIL.replace("def other(", "def other_renamed("))),
-        ("move a call to the new file", lambda: (repo / "pkg/service.py").write_text(
-            SERVICE.replace("from pkg.util import helper", "from pkg.extra import compute")
-            .replace("return helper(", "return compute("))),
-        ("edit a base class", lambda: (repo / "pkg/base.py").write_text(
-            BASE.replace("class Cache(Store):", "class Cache:"))),
-        ("a file becomes binary", lambda: (repo / "pkg/util.py").write_bytes(
-            b"\x00\x01binary\x00" * 40)),
+    edits = real_edits(repo) + [
         ("delete a file", lambda: (repo / "pkg/extra.py").unlink()),
         ("the binary file is text again", lambda: (repo / "pkg/util.py").write_text(UTIL)),
         ("delete the base module", lambda: (repo / "pkg/base.py").unlink()),
@@ -165,14 +155,19 @@ def test_a_delta_carries_its_changes_past_the_logs_window(
     assert _files(repo)[0] == base
 
 
+def _one_delta(repo: Path, phase_log: Path) -> tuple[dict[str, object], Path]:
+    """A cache, then one change read through a delta: the graph it gives, and the delta."""
+    _refresh(repo, phase_log)
+    (repo / "pkg/extra.py").write_text(EXTRA)
+    _, want, _ = _refresh(repo, phase_log)
+    return want, _files(repo)[1]
+
+
 def test_a_damaged_delta_file_is_set_aside_and_rebuilt(
         make_repo: Callable[[dict[str, str]], Path], phase_log: Path, never_compact: None,
         capsys: pytest.CaptureFixture[str]) -> None:
     repo = make_repo(FILES)
-    _refresh(repo, phase_log)
-    (repo / "pkg/extra.py").write_text(EXTRA)
-    _, want, _ = _refresh(repo, phase_log)
-    _, delta = _files(repo)
+    want, delta = _one_delta(repo, phase_log)
     good = delta.read_bytes()
     flipped = bytearray(good)
     flipped[len(good) // 2] ^= 0x55
@@ -199,10 +194,7 @@ def test_a_missing_delta_or_one_of_another_cache_is_made_again(
         make_repo: Callable[[dict[str, str]], Path], phase_log: Path,
         never_compact: None) -> None:
     repo = make_repo(FILES)
-    _refresh(repo, phase_log)
-    (repo / "pkg/extra.py").write_text(EXTRA)
-    _, want, _ = _refresh(repo, phase_log)
-    _, delta = _files(repo)
+    want, delta = _one_delta(repo, phase_log)
     stale = delta.read_bytes()
     delta.unlink()
     store = open_store(repo)
@@ -229,19 +221,7 @@ def test_random_edit_sequences_read_through_a_delta_exactly(
     _refresh(repo, phase_log)
     base, _ = _files(repo)
     for _ in range(6):
-        mods = sorted(p.name for p in (repo / "pkg").glob("mod_*.py"))
-        for _ in range(rnd.randint(1, 3)):
-            name = rnd.choice(mods) if mods else "mod_0.py"
-            target = f"fn_{rnd.randrange(12)}"
-            action = rnd.choice(["rewrite", "rewrite", "add", "delete"])
-            path = repo / "pkg" / (f"mod_{rnd.randrange(8, 12)}.py" if action == "add" else name)
-            if action == "delete":
-                if path.exists():
-                    os.unlink(path)
-                continue
-            funcs = "".join(f"def {rnd.choice(['fn', 'gn'])}_{rnd.randrange(12)}{'_' * k}(x):\n"
-                            f"    return {target}(x)\n\n\n" for k in range(rnd.randint(0, 4)))
-            path.write_text(f"from pkg.{name[:-3]} import {target}\n\n\n{funcs}")
+        random_edits(repo, rnd)
         got, want, log = _refresh(repo, phase_log)
         assert "graph-cache" not in log
         _assert_same(got, want)

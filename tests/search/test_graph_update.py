@@ -103,11 +103,9 @@ def phase_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
-def test_each_real_edit_patches_the_graph_to_what_a_build_gives(
-        make_repo: Callable[[dict[str, str]], Path], phase_log: Path) -> None:
-    repo = make_repo(FILES)
-    _refresh(repo, phase_log)  # the first graph is built and cached
-    edits: list[tuple[str, Callable[[], None]]] = [
+def real_edits(repo: Path) -> list[tuple[str, Callable[[], object]]]:
+    """Edits of FILES that move symbols, calls and bases, in order: each after the last."""
+    return [
         ("add a file", lambda: (repo / "pkg/extra.py").write_text(EXTRA)),
         ("rename a symbol", lambda: (repo / "pkg/util.py").write_text(
             UTIL.replace("def other(", "def other_renamed("))),
@@ -118,6 +116,14 @@ def test_each_real_edit_patches_the_graph_to_what_a_build_gives(
             BASE.replace("class Cache(Store):", "class Cache:"))),
         ("a file becomes binary", lambda: (repo / "pkg/util.py").write_bytes(
             b"\x00\x01binary\x00" * 40)),
+    ]
+
+
+def test_each_real_edit_patches_the_graph_to_what_a_build_gives(
+        make_repo: Callable[[dict[str, str]], Path], phase_log: Path) -> None:
+    repo = make_repo(FILES)
+    _refresh(repo, phase_log)  # the first graph is built and cached
+    edits = real_edits(repo) + [
         ("a file stops parsing", lambda: (repo / "pkg/extra.py").write_text(
             EXTRA.replace("def compute(amount):", "def compute(amount:"))),
         ("delete a file", lambda: (repo / "pkg/extra.py").unlink()),
@@ -188,6 +194,24 @@ def test_a_full_index_or_a_cache_older_than_the_log_is_rebuilt(
     _assert_same(got, want)
 
 
+def random_edits(repo: Path, rnd: random.Random) -> None:
+    """One to three random edits of `_spread`'s modules: a module rewritten with other
+    functions calling another name, a module added, or one deleted."""
+    mods = sorted(p.name for p in (repo / "pkg").glob("mod_*.py"))
+    for _ in range(rnd.randint(1, 3)):
+        name = rnd.choice(mods) if mods else "mod_0.py"
+        target = f"fn_{rnd.randrange(12)}"
+        action = rnd.choice(["rewrite", "rewrite", "add", "delete"])
+        path = repo / "pkg" / (f"mod_{rnd.randrange(8, 12)}.py" if action == "add" else name)
+        if action == "delete":
+            if path.exists():
+                os.unlink(path)
+            continue
+        funcs = "".join(f"def {rnd.choice(['fn', 'gn'])}_{rnd.randrange(12)}{'_' * k}(x):\n"
+                        f"    return {target}(x)\n\n\n" for k in range(rnd.randint(0, 4)))
+        path.write_text(f"from pkg.{name[:-3]} import {target}\n\n\n{funcs}")
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_random_edit_sequences_patch_exactly(
         make_repo: Callable[[dict[str, str]], Path], phase_log: Path, seed: int) -> None:
@@ -196,19 +220,7 @@ def test_random_edit_sequences_patch_exactly(
     repo = make_repo(_spread(8))
     _refresh(repo, phase_log)
     for _ in range(6):
-        mods = sorted(p.name for p in (repo / "pkg").glob("mod_*.py"))
-        for _ in range(rnd.randint(1, 3)):
-            name = rnd.choice(mods) if mods else "mod_0.py"
-            target = f"fn_{rnd.randrange(12)}"
-            action = rnd.choice(["rewrite", "rewrite", "add", "delete"])
-            path = repo / "pkg" / (f"mod_{rnd.randrange(8, 12)}.py" if action == "add" else name)
-            if action == "delete":
-                if path.exists():
-                    os.unlink(path)
-                continue
-            funcs = "".join(f"def {rnd.choice(['fn', 'gn'])}_{rnd.randrange(12)}{'_' * k}(x):\n"
-                            f"    return {target}(x)\n\n\n" for k in range(rnd.randint(0, 4)))
-            path.write_text(f"from pkg.{name[:-3]} import {target}\n\n\n{funcs}")
+        random_edits(repo, rnd)
         got, want, log = _refresh(repo, phase_log)
         assert "graph-patch" in log or "graph-cache" in log
         _assert_same(got, want)
