@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _common, for --bm25
 
 MAX_FILES = 6
 
@@ -87,22 +90,19 @@ def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
     return [f.path for f in ctx.files]
 
 
+@cache
+def _bm25_peer() -> ModuleType:
+    """`peers/bm25_files.py` of the shared benchmark, loaded once for every task."""
+    import _common as C
+
+    return C.load_bench_module("peers/bm25_files")
+
+
 def bm25_ranking(root: Path, task: str) -> list[str]:
     """The baseline: the benchmark's BM25 over whole files (`peers/bm25_files.py`'s tokenizer
     and scoring, from ../shared/bench) over the code files graphiq-ci indexes, so a language
     the peer's own extension list leaves out (PHP, C#, Kotlin) is still ranked."""
-    import importlib.util
-
-    bench = Path(os.environ.get("GRAPHIQ_BENCH_DIR")
-                 or Path(__file__).resolve().parent.parent.parent / "shared" / "bench")
-    peers = bench / "peers"
-    if not (peers / "bm25_files.py").exists():
-        sys.exit(f"--bm25 needs the shared benchmark's peers/ at {bench} (GRAPHIQ_BENCH_DIR)")
-    sys.path.insert(0, str(peers))
-    spec = importlib.util.spec_from_file_location("bm25_files", peers / "bm25_files.py")
-    assert spec and spec.loader
-    peer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(peer)
+    peer = _bm25_peer()
     files = [p for p in _git(root, "ls-files", "-z").split("\0") if p and _is_code(p)]
     kept, docs = [], []
     for rel in files:
