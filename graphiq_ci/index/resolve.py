@@ -192,14 +192,15 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         # also of those whose references are gone now
         found |= {(-f, f) for f in file_ids} | set(conn.execute(
             f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
-        # (`receiver_type != ''` lets SQLite use the partial index of typed calls)
-        for column, values in (("name", names),
-                               ("receiver_type != '' AND receiver_type",
-                                t.types_over(store, file_ids))):
+        # the references by these names, and the calls through these types (`receiver_type
+        # != ''` is what lets SQLite use the partial index of typed calls, refs_receiver)
+        for where, values in (("name IN", names),
+                              ("receiver_type != '' AND receiver_type IN",
+                               t.types_over(store, file_ids))):
             for chunk in chunks(sorted(values)):
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
-                    f"{column} IN ({','.join('?' * len(chunk))})", chunk))
+                    f"{where} ({','.join('?' * len(chunk))})", chunk))
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources

@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from graphiq_ci.search.graph import GraphIndex, build, lazy_lookups
-from graphiq_ci.search.graph_delta import DELTA_NAME, through_delta
-from graphiq_ci.search.graph_files import note, set_aside, write_whole
+from graphiq_ci.search.graph_files import DELTA_NAME, note, set_aside, write_whole
 from graphiq_ci.search.graph_lookups import NameIndex
 from graphiq_ci.search.graph_views import (
     I32,
@@ -356,6 +355,8 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
         return cached
     g = None
     if cached is not None and cached.generation < generation:
+        from graphiq_ci.search.graph_delta import through_delta  # only once the index moved on
+
         with contextlib.suppress(OverflowError):  # a line number past int32, as below
             g, current = through_delta(cached, crc, store, path.with_name(DELTA_NAME))
             if current and g is not None:

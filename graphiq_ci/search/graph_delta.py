@@ -36,7 +36,6 @@ from graphiq_ci.search.graph_views import Adjacency, Edge, TermSets, edge_lists
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import touched_since
 
-DELTA_NAME = "graph.delta"
 #: past this share of the base's symbols touched, a delta is folded into a new base: each
 #: query reads the delta whole, and its views bisect per item
 COMPACT_SHARE = 0.02

@@ -13,6 +13,10 @@ from pathlib import Path
 
 from graphiq_ci.phases import phase
 
+#: the delta over the cached graph (graph_delta), named here so the cache can remove it
+#: without importing the delta's code, which a query needs only once the index moved on
+DELTA_NAME = "graph.delta"
+
 
 def write_whole(path: Path, parts: Iterable[bytes], step: str) -> bool:
     """Write `parts` as `path` (phase `step` once the temporary file exists); False when it

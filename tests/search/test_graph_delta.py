@@ -14,7 +14,7 @@ from graphiq_ci.index import run_index
 from graphiq_ci.search import graph_delta, graph_overlay, load_graph
 from graphiq_ci.search.graph import GraphIndex, build
 from graphiq_ci.search.graph_cache import CACHE_NAME
-from graphiq_ci.search.graph_delta import DELTA_NAME
+from graphiq_ci.search.graph_files import DELTA_NAME
 from graphiq_ci.store import index_dir, open_store
 from tests.search.test_graph_cache import _observable
 from tests.search.test_graph_update import (
