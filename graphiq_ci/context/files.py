@@ -1,7 +1,8 @@
-"""Which files to open: file-level BM25, the file's best symbols, explicit mentions, the graph.
+"""Which files to open: file-level BM25, the file's best symbols, explicit mentions, the graph,
+and the words its recent commits were described with.
 
 Plain BM25 over whole files is a strong baseline for "which files does this task touch"; the
-symbol and graph signals are added to it, never substituted for it.
+symbol, graph and history signals are added to it, never substituted for it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.lang import MODULE_FILES, plugin_for
 from graphiq_ci.paths import is_docs_path
 from graphiq_ci.search import GraphIndex
-from graphiq_ci.search.fts import file_bm25, rare_term_files
+from graphiq_ci.search.fts import file_bm25, history_bm25, rare_term_files
 from graphiq_ci.store import Store
 from graphiq_ci.text import stem, tokens
 
@@ -29,6 +30,7 @@ FILE_WEIGHTS = {
     "named_symbol": 0.6,
     "graph": 0.25,
     "rare_term": 0.3,
+    "history": 0.7,
     "scope": 0.5,
     "module_file": 0.3,
     "not_code": 0.3,
@@ -62,6 +64,10 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
     top_lex = max(lex.values(), default=0.0) or 1.0
     for path, s in lex.items():
         fs.features[path]["file_bm25"] = w["file_bm25"] * s / top_lex
+    past = history_bm25(store, query_terms, FILE_LIMIT) if w["history"] > 0 else {}
+    top_past = max(past.values(), default=0.0) or 1.0
+    for path, s in past.items():
+        fs.features[path]["history"] = w["history"] * s / top_past
     for path in rare_term_files(store, query_terms, RARE_TERM_FILES):
         fs.features[path]["rare_term"] = w["rare_term"]
 
@@ -175,6 +181,7 @@ def _graph_neighbours(g: GraphIndex, cands: Candidates, fs: FileScores) -> None:
 _IN_WORDS = {
     "mentioned_path": "named in the task",
     "rare_term": "one of the few files using a word of the task",
+    "history": "its past commits were described in the task's words",
     "graph": "linked to the best matches",
     "scope": "in the area the title names",
     "module_file": "the module file of a folder the task names",

@@ -62,6 +62,7 @@ def write_history(store: Store, facts: GitFacts) -> list[str]:
         conn.executemany("UPDATE files SET recency = ? WHERE path = ?",
                          [(t, p) for p, t in facts.recency.items()])
         conn.execute("DELETE FROM cochange")
+        conn.execute("DELETE FROM history_fts")
         conn.execute("UPDATE files SET churn = 0")
         if state is not None:
             conn.executemany("UPDATE files SET churn = ? WHERE path = ?",
@@ -71,5 +72,7 @@ def write_history(store: Store, facts: GitFacts) -> list[str]:
                     if n >= MIN_SUPPORT and a != b]
             conn.executemany(
                 "INSERT INTO cochange(a, b, support, confidence) VALUES (?, ?, ?, ?)", rows)
+            conn.executemany("INSERT INTO history_fts(path, subjects) VALUES (?, ?)",
+                             state.history_documents().items())
             store.set_meta("cochange_state", json.dumps(state.to_json()))
     return []

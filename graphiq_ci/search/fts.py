@@ -113,6 +113,24 @@ def file_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:
     return {str(p): float(s) for p, s in rows}
 
 
+def history_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:
+    """path → BM25 of the task over the subjects of the recent commits that touched the file.
+
+    A task is often worded like earlier changes to the same code ("fix(v4): …", "Add X
+    support to the router"), in words the file's own text may not use. Only indexed files
+    count: the window also names files since deleted."""
+    expr = match_expr(terms, relaxed=True)
+    if not expr:
+        return {}
+    try:
+        rows = store.conn.execute(
+            "SELECT h.path, -bm25(history_fts) FROM history_fts h JOIN files f ON f.path = h.path"
+            " WHERE history_fts MATCH ? ORDER BY 2 DESC LIMIT ?", (expr, limit)).fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    return {str(p): float(s) for p, s in rows}
+
+
 def rare_term_files(store: Store, terms: list[str], most: int) -> set[str]:
     """The files holding a word of the task that at most `most` files hold.
 

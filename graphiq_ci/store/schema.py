@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -138,6 +138,13 @@ CREATE TABLE IF NOT EXISTS graph_log (
     PRIMARY KEY (generation, symbol_id)
 ) WITHOUT ROWID;
 {_log_triggers()}
+
+-- per file, the subject lines of the co-change window's commits that touched it (one row per
+-- path, written with the co-change table when HEAD moves): a task worded like the changes
+-- made to a file is evidence for it (context/files.py, feature "history")
+CREATE VIRTUAL TABLE IF NOT EXISTS history_fts USING fts5(
+    path UNINDEXED, subjects, tokenize = 'porter unicode61 remove_diacritics 2'
+);
 
 CREATE TABLE IF NOT EXISTS cochange (
     a TEXT NOT NULL, b TEXT NOT NULL, support INTEGER NOT NULL, confidence REAL NOT NULL,

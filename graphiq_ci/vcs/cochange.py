@@ -3,6 +3,8 @@
 The state keeps each window commit's file list (not just the counts) so an
 update can drop commits that slide out of the window and the result is
 exactly what a rebuild would give; it is plain JSON for the index's meta table.
+It also keeps each counted commit's subject line: the words a change was described
+with are evidence for the files it touched (`history_documents`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from graphiq_ci.vcs.repo import Repo, git_text, head_commit, open_repo, run_git
 MAX_COMMITS = 500
 #: Commits touching more files than this are reformatting, renames or vendoring: noise.
 MAX_FILES_PER_COMMIT = 50
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 #: One window commit: (sha, files touched, or None when skipped as noise).
 WindowCommit = tuple[str, tuple[str, ...] | None]
@@ -41,11 +43,24 @@ class CoChange:
     commits: tuple[WindowCommit, ...]  # newest first
     count: Mapping[str, int] = field(compare=False)
     support: Mapping[str, Mapping[str, int]] = field(compare=False)
+    subjects: Mapping[str, str] = field(default_factory=dict)  # sha → subject, counted commits
 
     def confidence(self, a: str, b: str) -> float:
         """P(b changes | a changes) = support(a, b) / count(a)."""
         total = self.count.get(a, 0)
         return self.support.get(a, {}).get(b, 0) / total if total else 0.0
+
+    def history_documents(self) -> dict[str, str]:
+        """path → the subjects of the counted commits that touched it, one per line: how
+        the changes to a file were described, for matching a task's words against."""
+        docs: dict[str, list[str]] = {}
+        for sha, files in self.commits:
+            subject = self.subjects.get(sha, "")
+            if files is None or not subject:
+                continue
+            for path in files:
+                docs.setdefault(path, []).append(subject)
+        return {path: "\n".join(lines) for path, lines in docs.items()}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +71,7 @@ class CoChange:
             "commits": [
                 [sha, None if files is None else list(files)] for sha, files in self.commits
             ],
+            "subjects": dict(self.subjects),
         }
 
     @classmethod
@@ -69,15 +85,17 @@ class CoChange:
                 (str(sha), None if files is None else tuple(str(f) for f in files))
                 for sha, files in data["commits"]
             )
+            subjects = {str(sha): str(text) for sha, text in data["subjects"].items()}
             return _from_window(
-                head, int(data["max_commits"]), int(data["max_files"]), commits
+                head, int(data["max_commits"]), int(data["max_files"]), commits, subjects
             )
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
 
 def _from_window(
-    head: str | None, max_commits: int, max_files: int, commits: Sequence[WindowCommit]
+    head: str | None, max_commits: int, max_files: int, commits: Sequence[WindowCommit],
+    subjects: Mapping[str, str],
 ) -> CoChange:
     count: Counter[str] = Counter()
     support: dict[str, Counter[str]] = {}
@@ -88,7 +106,8 @@ def _from_window(
         for a, b in combinations(files, 2):
             support.setdefault(a, Counter())[b] += 1
             support.setdefault(b, Counter())[a] += 1
-    return CoChange(head, max_commits, max_files, tuple(commits), dict(count), support)
+    counted = {sha: subjects.get(sha, "") for sha, files in commits if files is not None}
+    return CoChange(head, max_commits, max_files, tuple(commits), dict(count), support, counted)
 
 
 def _log_args(max_commits: int) -> tuple[str, ...]:
@@ -97,20 +116,23 @@ def _log_args(max_commits: int) -> tuple[str, ...]:
 
 def _file_lists(
     repo: Repo, revisions: Sequence[str], max_files: int, *args: str
-) -> dict[str, tuple[str, ...] | None]:
+) -> tuple[dict[str, tuple[str, ...] | None], dict[str, str]]:
+    """sha → its files (None when skipped as noise), and sha → its subject line."""
     lists: dict[str, tuple[str, ...] | None] = {}
-    for sha, files in iter_commits_with_files(repo, "%H", *args, *revisions):
+    subjects: dict[str, str] = {}
+    for header, files in iter_commits_with_files(repo, "%H %s", *args, *revisions):
+        sha, _, subjects[sha] = header.partition(" ")
         unique = tuple(sorted(set(files)))
         lists[sha] = None if len(unique) > max_files else unique
-    return lists
+    return lists, subjects
 
 
 def _build(repo: Repo, max_commits: int, max_files: int) -> CoChange:
     head = head_commit(repo)
     if head is None:
-        return _from_window(None, max_commits, max_files, ())
-    lists = _file_lists(repo, [head], max_files, *_log_args(max_commits))
-    return _from_window(head, max_commits, max_files, list(lists.items()))
+        return _from_window(None, max_commits, max_files, (), {})
+    lists, subjects = _file_lists(repo, [head], max_files, *_log_args(max_commits))
+    return _from_window(head, max_commits, max_files, list(lists.items()), subjects)
 
 
 def cochange(
@@ -145,11 +167,15 @@ def cochange_update(previous: CoChange | None, repo_root: str | os.PathLike[str]
             return _build(repo, previous.max_commits, previous.max_files)
         window = git_text(repo, "rev-list", *_log_args(previous.max_commits), head).split()
         known = dict(previous.commits)
+        subjects = dict(previous.subjects)
         new = [sha for sha in window if sha not in known]
         if new:
-            known.update(_file_lists(repo, new, previous.max_files, "--no-walk=unsorted"))
+            lists, new_subjects = _file_lists(repo, new, previous.max_files,
+                                              "--no-walk=unsorted")
+            known.update(lists)
+            subjects.update(new_subjects)
         commits = [(sha, known[sha]) for sha in window]
-        return _from_window(head, previous.max_commits, previous.max_files, commits)
+        return _from_window(head, previous.max_commits, previous.max_files, commits, subjects)
 
 
 def _limits(previous: CoChange | None) -> tuple[int, int]:

@@ -131,3 +131,21 @@ def test_related_files(scripted):
     state = cochange(scripted.path)
     assert related_files(state, ["e"], 0.5, 10) == []
     assert related_files(state, ["e"], 0.5, 10, min_support=1) == [RelatedFile("d", 1.0, "e")]
+
+
+def test_subjects_of_counted_commits_make_each_files_history(new_repo):
+    repo = new_repo()
+    repo.commit({"a": "1", "b": "1"}, message="Cache the parsed config")
+    repo.commit({"a": "2", **{f"gen/{i}": "x" for i in range(51)}}, message="Reformat all")
+    repo.commit({"b": "3"}, message="Retry on timeout")
+    state = cochange(repo.path)
+    assert sorted(state.subjects.values()) == ["Cache the parsed config", "Retry on timeout"]
+    assert state.history_documents() == {  # the 52-file reformat is noise: no words from it
+        "a": "Cache the parsed config",
+        "b": "Retry on timeout\nCache the parsed config",  # newest first
+    }
+    repo.commit({"a": "4"}, message="Bound the config cache")
+    updated = cochange_update(CoChange.from_json(json.loads(json.dumps(state.to_json()))),
+                              repo.path)
+    assert updated == cochange(repo.path)  # subjects included
+    assert updated.history_documents()["a"] == "Bound the config cache\nCache the parsed config"
