@@ -98,19 +98,8 @@ def relaxed_bm25(store: Store, terms: Sequence[str], rows: int, known: dict[str,
 
 def file_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:
     """path → BM25 over whole files (path words weigh 3x): lexical evidence at file granularity."""
-    expr = match_expr(terms, relaxed=True)
-    if not expr:
-        return {}
-    try:
-        rows = store.conn.execute(
-            "SELECT f.path, -bm25(files_fts, 3.0, 1.0) FROM files_fts "
-            "JOIN files f ON f.id = files_fts.rowid "
-            "WHERE files_fts MATCH ? ORDER BY 2 DESC LIMIT ?",
-            (expr, limit),
-        ).fetchall()
-    except sqlite3.OperationalError:
-        return {}
-    return {str(p): float(s) for p, s in rows}
+    return _path_scores(store, terms, limit, "SELECT f.path, -bm25(files_fts, 3.0, 1.0) FROM "
+                        "files_fts JOIN files f ON f.id = files_fts.rowid WHERE files_fts MATCH ?")
 
 
 def history_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]:
@@ -119,13 +108,18 @@ def history_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]
     A task is often worded like earlier changes to the same code ("fix(v4): …", "Add X
     support to the router"), in words the file's own text may not use. Only indexed files
     count: the window also names files since deleted."""
+    return _path_scores(store, terms, limit, "SELECT h.path, -bm25(history_fts) FROM "
+                        "history_fts h JOIN files f ON f.path = h.path WHERE history_fts MATCH ?")
+
+
+def _path_scores(store: Store, terms: list[str], limit: int, select: str) -> dict[str, float]:
+    """path → score of `select` (rows of path and score matching the task's OR query), best
+    `limit` first; nothing when the task has no searchable word or FTS5 rejects the query."""
     expr = match_expr(terms, relaxed=True)
     if not expr:
         return {}
     try:
-        rows = store.conn.execute(
-            "SELECT h.path, -bm25(history_fts) FROM history_fts h JOIN files f ON f.path = h.path"
-            " WHERE history_fts MATCH ? ORDER BY 2 DESC LIMIT ?", (expr, limit)).fetchall()
+        rows = store.conn.execute(f"{select} ORDER BY 2 DESC LIMIT ?", (expr, limit)).fetchall()
     except sqlite3.OperationalError:
         return {}
     return {str(p): float(s) for p, s in rows}
