@@ -8,6 +8,18 @@ from functools import lru_cache
 
 from graphiq_ci.errors import GraphiqError
 
+
+def storable(path: str) -> bool:
+    """Whether a path can be stored and shown as text. git lists names as bytes; one that is
+    not UTF-8 is decoded with surrogates (to reach the file on disk), and SQLite, JSON and the
+    rendered Markdown take text only: such a file is left out of the index, and said so."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 _TEST = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|__mocks__|fixtures?)/"
     r"|(^|/)test_[^/]*$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$"

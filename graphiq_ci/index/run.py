@@ -190,7 +190,13 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
                           "files_fts"):
                 conn.execute(f"DELETE FROM {table}")
-    on_disk = [f for f in selected(list_files(root), config) if part is None or part(f.path)]
+    unstorable: list[str] = []
+    on_disk = [f for f in selected(list_files(root, unstorable), config)
+               if part is None or part(f.path)]
+    if unstorable:
+        example = unstorable[0].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        report.notes.append(f"{len(unstorable)} files not indexed: their names are not UTF-8 "
+                            f"(such as {example!r})")
     report.files_seen = len(on_disk)
     known = {p: (m, s, h) for p, m, s, h in
              conn.execute("SELECT path, mtime_ns, size, content_hash FROM files")}

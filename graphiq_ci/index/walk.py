@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graphiq_ci.paths import storable
 from graphiq_ci.store import INDEX_DIR
 
 if TYPE_CHECKING:  # ~15 ms to import: only a directory that is not a git work tree needs it
@@ -95,12 +96,14 @@ def _walked_files(root: Path) -> list[str]:
     return found
 
 
-def list_files(root: Path) -> list[FileStat]:
+def list_files(root: Path, unstorable: list[str] | None = None) -> list[FileStat]:
     """The files of `root`, with their stat.
 
     A symlink that leaves the repository or loops, and a git submodule, are listed too (with
     the link's own stat) so that the parser records why it skips them; nothing outside
     `root` is ever read (`parse.parse_file` checks the resolved path again before reading).
+    A name that is not UTF-8 is left out (`paths.storable`) and, when `unstorable` is given,
+    appended to it for the caller to report.
     """
     names = _git_files(root)
     if names is None:
@@ -108,6 +111,10 @@ def list_files(root: Path) -> list[FileStat]:
     else:
         marked = _not_the_projects(root, names)
         names = [n for n in names if n not in marked]
+    if not all(map(storable, names)):
+        if unstorable is not None:
+            unstorable += [n for n in names if not storable(n)]
+        names = [n for n in names if storable(n)]
     out: list[FileStat] = []
     top = str(root)  # os.path, not pathlib: every refresh stats every file (~3 us a Path)
     for rel in names:

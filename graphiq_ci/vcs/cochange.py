@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from graphiq_ci.paths import storable
 from graphiq_ci.vcs.log import iter_commits_with_files
 from graphiq_ci.vcs.repo import Repo, git_text, head_commit, open_repo, run_git
 
@@ -121,8 +122,11 @@ def _file_lists(
     lists: dict[str, tuple[str, ...] | None] = {}
     subjects: dict[str, str] = {}
     for header, files in iter_commits_with_files(repo, "%H %s", *args, *revisions):
-        sha, _, subjects[sha] = header.partition(" ")
-        unique = tuple(sorted(set(files)))
+        sha, _, subject = header.partition(" ")
+        # a message git stores as bytes that are not UTF-8 comes out as they are: replaced,
+        # since SQLite and JSON take text only
+        subjects[sha] = subject.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        unique = tuple(sorted(set(filter(storable, files))))  # as the index lists them
         lists[sha] = None if len(unique) > max_files else unique
     return lists, subjects
 

@@ -266,3 +266,40 @@ def test_ten_thousand_tiny_files(tmp_path: Path) -> None:
     assert stats["files"] == 10_000 and stats["symbols"] == 20_000
     q = run_cli("search", "fn_42_7", "--json", "--repo", str(repo))
     assert q.returncode == 0 and json.loads(q.stdout)["results"][0]["name"] == "fn_42_7"
+
+
+def test_names_and_commit_messages_that_are_not_utf8(tmp_path: Path) -> None:
+    """git holds names and messages as bytes. A file name that is not UTF-8 cannot be stored
+    as text: the file is left out and the run says so. A message that is not UTF-8 (a commit
+    object declaring UTF-8 around other bytes, as a broken tool writes it) is kept with its
+    bad bytes replaced. Before, either one ended the run with a traceback."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    bad_name = os.fsdecode(b"caf\xe9.py")
+    _write(repo, "ok.py", "def parse_amount(text):\n    return float(text)\n")
+    _write(repo, bad_name, "def latin_named():\n    return 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Add both")
+    _write(repo, "ok.py", "def parse_amount(text):\n    return round(float(text), 2)\n")
+    _write(repo, bad_name, "def latin_named():\n    return 2\n")
+    git(repo, "add", "-A")
+    tree = git(repo, "write-tree").strip()
+    raw = (f"tree {tree}\nparent {git(repo, 'rev-parse', 'HEAD').strip()}\n"
+           "author T <t@example.com> 1700000000 +0000\n"
+           "committer T <t@example.com> 1700000000 +0000\nencoding UTF-8\n\n").encode() \
+        + b"Round amounts \xff\xfe to cents\n"
+    sha = subprocess.run(["git", "-C", str(repo), "hash-object", "-t", "commit", "-w",
+                          "--stdin"], input=raw, capture_output=True, check=True).stdout
+    git(repo, "update-ref", "refs/heads/main", sha.decode().strip())
+
+    out = run_cli("index", "--repo", str(repo))
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "1 files not indexed: their names are not UTF-8 (such as 'caf\ufffd.py')" in out.stderr
+    conn = sqlite3.connect(repo / DB)
+    assert [p for (p,) in conn.execute("SELECT path FROM files")] == ["ok.py"]
+    history = dict(conn.execute("SELECT path, subjects FROM history_fts"))
+    assert history == {"ok.py": "Round amounts \ufffd\ufffd to cents\nAdd both"}
+    ctx = run_cli("context", "round amounts to cents", "--format", "json", "--repo", str(repo))
+    assert ctx.returncode == 0, ctx.stderr
+    assert json.loads(ctx.stdout)["files"][0]["path"] == "ok.py"
