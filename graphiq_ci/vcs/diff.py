@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from graphiq_ci.errors import GraphiqError
+from graphiq_ci.paths import storable
 from graphiq_ci.vcs.merge_base import fork_point, resolve_base
 from graphiq_ci.vcs.repo import REMOTE, Repo, git_text, is_shallow, open_repo, resolve_commits
 from graphiq_ci.vcs.trunk import Resolved, trunk_in
@@ -156,7 +157,10 @@ def _branch_changes(
     for path in untracked:
         files.setdefault(path, FileChange(path, ChangeStatus.ADDED, (ChangeOrigin.UNTRACKED,)))
 
-    ordered = tuple(files[path] for path in sorted(files))
+    unstorable = [path for path in files if not storable(path)]
+    if unstorable:  # left out of the index too (paths.storable): said, as there
+        notes.append(f"{len(unstorable)} changed files left out: their names are not UTF-8")
+    ordered = tuple(files[path] for path in sorted(files) if storable(path))
     return BranchDiff(ref, compare_with, head, ordered, tuple(notes))
 
 

@@ -303,3 +303,12 @@ def test_names_and_commit_messages_that_are_not_utf8(tmp_path: Path) -> None:
     ctx = run_cli("context", "round amounts to cents", "--format", "json", "--repo", str(repo))
     assert ctx.returncode == 0, ctx.stderr
     assert json.loads(ctx.stdout)["files"][0]["path"] == "ok.py"
+
+    git(repo, "checkout", "-q", "-b", "feature")  # a branch that changes both files
+    _write(repo, "ok.py", "def parse_amount(text):\n    return round(float(text), 3)\n")
+    _write(repo, bad_name, "def latin_named():\n    return 3\n")
+    git(repo, "commit", "-q", "-am", "Three places")
+    pr = run_cli("context", "--diff", "--base", "main", "--format", "json", "--repo", str(repo))
+    assert pr.returncode == 0 and "Traceback" not in pr.stderr, pr.stderr
+    assert "1 changed files left out: their names are not UTF-8" in pr.stderr
+    assert [f["path"] for f in json.loads(pr.stdout)["changed_files"]] == ["ok.py"]
