@@ -45,6 +45,10 @@ FILE_LIMIT = 300
 #: variant, a constant, a field) while another file defines it as a type or function: axum's
 #: `FunctionKind::Handler` variant tied with `trait Handler` for "… on `Handler`"
 NAMED_DATA = 0.5
+#: FTS5 gives a word held by more than half of the documents an IDF of 1e-6: a history
+#: match on such words alone ("fix", "module") is no evidence, and scaled to the best match
+#: it would count in full
+NO_EVIDENCE = 1e-3
 #: a task word held by at most this many files is evidence for each of them (rare_term)
 RARE_TERM_FILES = 3
 
@@ -64,7 +68,8 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
     top_lex = max(lex.values(), default=0.0) or 1.0
     for path, s in lex.items():
         fs.features[path]["file_bm25"] = w["file_bm25"] * s / top_lex
-    past = history_bm25(store, query_terms, FILE_LIMIT) if w["history"] > 0 else {}
+    past = {path: s for path, s in (history_bm25(store, query_terms, FILE_LIMIT)
+                                    if w["history"] > 0 else {}).items() if s > NO_EVIDENCE}
     top_past = max(past.values(), default=0.0) or 1.0
     for path, s in past.items():
         fs.features[path]["history"] = w["history"] * s / top_past

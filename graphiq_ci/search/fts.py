@@ -106,10 +106,12 @@ def history_bm25(store: Store, terms: list[str], limit: int) -> dict[str, float]
     """path → BM25 of the task over the subjects of the recent commits that touched the file.
 
     A task is often worded like earlier changes to the same code ("fix(v4): …", "Add X
-    support to the router"), in words the file's own text may not use. Only indexed files
-    count: the window also names files since deleted."""
+    support to the router"), in words the file's own text may not use. Only files that were
+    parsed count: the window also names files since deleted, and binary, vendored or minified
+    ones the index records only to say why it skipped them."""
     return _path_scores(store, terms, limit, "SELECT h.path, -bm25(history_fts) FROM "
-                        "history_fts h JOIN files f ON f.path = h.path WHERE history_fts MATCH ?")
+                        "history_fts h JOIN files f ON f.path = h.path AND f.skip_reason = '' "
+                        "WHERE history_fts MATCH ?")
 
 
 def _path_scores(store: Store, terms: list[str], limit: int, select: str) -> dict[str, float]:

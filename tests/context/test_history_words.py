@@ -65,3 +65,19 @@ def test_a_new_commit_is_matched_after_the_next_refresh(
     ctx = graphiq_ci.build_context(root, "postal codes are not validated", Options())
     assert ctx.files[0].path == "forms.py", [f.path for f in ctx.files]
     assert WHY in ctx.files[0].why
+
+
+def test_history_alone_never_ranks_a_skipped_file_or_a_word_most_commits_use(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    root = make_repo({f"{name}.py": _module(name, 3) for name in ("a", "b", "c")})
+    (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    _commit(root, {}, "Sharpen the header banner artwork")  # only logo.png is new
+    for name in ("a", "b", "c"):
+        _commit(root, {f"{name}.py": _module(name, 4)}, f"Tidy module {name}")
+
+    banner = graphiq_ci.build_context(root, "header banner artwork looks blurry", Options())
+    assert "logo.png" not in [f.path for f in banner.files]  # binary: recorded, never parsed
+    # "tidy" and "module" are in every parsed file's history: FTS5 rates them ~0, and the best
+    # of ~0 must not become full evidence for all three
+    tidy = graphiq_ci.build_context(root, "the module crashes on startup", Options())
+    assert not [f.path for f in tidy.files if any(r.startswith("history") for r in f.reasons)]
