@@ -20,6 +20,12 @@ def storable(path: str) -> bool:
     return True
 
 
+def as_text(text: str) -> str:
+    """`text` as git gave it (bytes decoded with surrogates), its bytes that are not UTF-8
+    replaced: storable and printable."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 _TEST = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|__mocks__|fixtures?)/"
     r"|(^|/)test_[^/]*$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$"

@@ -21,6 +21,7 @@ from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
 from graphiq_ci.index.writer import Writer
+from graphiq_ci.paths import as_text
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
 from graphiq_ci.vcs.refs import head_commit_from_files
@@ -193,16 +194,16 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     unstorable: list[str] = []
     on_disk = [f for f in selected(list_files(root, unstorable), config)
                if part is None or part(f.path)]
-    if unstorable:
-        example = unstorable[0].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        report.notes.append(f"{len(unstorable)} files not indexed: their names are not UTF-8 "
-                            f"(such as {example!r})")
     report.files_seen = len(on_disk)
     known = {p: (m, s, h) for p, m, s, h in
              conn.execute("SELECT path, mtime_ns, size, content_hash FROM files")}
     todo = [f for f in on_disk if known.get(f.path, (None, None))[:2] != (f.mtime_ns, f.size)]
     present = {f.path for f in on_disk}
     gone = sorted(set(known) - present)
+    if unstorable and (todo or gone):  # said when files are read, not on every no-change
+        report.notes.append(  # refresh (each `context` call, each git hook)
+            f"{len(unstorable)} files not indexed: their names are not UTF-8 "
+            f"(such as {as_text(unstorable[0])!r})")
     pending = store.get_meta("pending") == "1"
 
     writer = Writer(store)

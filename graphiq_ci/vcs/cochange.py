@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from graphiq_ci.paths import storable
+from graphiq_ci.paths import as_text, storable
 from graphiq_ci.vcs.log import iter_commits_with_files
 from graphiq_ci.vcs.repo import Repo, git_text, head_commit, open_repo, run_git
 
@@ -123,9 +123,7 @@ def _file_lists(
     subjects: dict[str, str] = {}
     for header, files in iter_commits_with_files(repo, "%H %s", *args, *revisions):
         sha, _, subject = header.partition(" ")
-        # a message git stores as bytes that are not UTF-8 comes out as they are: replaced,
-        # since SQLite and JSON take text only
-        subjects[sha] = subject.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        subjects[sha] = as_text(subject)  # a message git holds as bytes that are not UTF-8
         unique = tuple(sorted(set(filter(storable, files))))  # as the index lists them
         lists[sha] = None if len(unique) > max_files else unique
     return lists, subjects

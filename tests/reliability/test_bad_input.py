@@ -296,6 +296,8 @@ def test_names_and_commit_messages_that_are_not_utf8(tmp_path: Path) -> None:
     out = run_cli("index", "--repo", str(repo))
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     assert "1 files not indexed: their names are not UTF-8 (such as 'caf\ufffd.py')" in out.stderr
+    again = run_cli("index", "--repo", str(repo))  # nothing changed: said once, not again
+    assert again.returncode == 0 and "not UTF-8" not in again.stderr, again.stderr
     conn = sqlite3.connect(repo / DB)
     assert [p for (p,) in conn.execute("SELECT path FROM files")] == ["ok.py"]
     history = dict(conn.execute("SELECT path, subjects FROM history_fts"))
