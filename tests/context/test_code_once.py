@@ -10,6 +10,7 @@ from pathlib import Path
 
 import graphiq_ci
 from graphiq_ci.context import Options
+from graphiq_ci.context.code import MAX_UNITS
 from tests.context.conftest import run_cli
 
 TASK = "settle the invoice amount and post it to the ledger"
@@ -52,3 +53,17 @@ def test_a_verbatim_copy_in_another_file_is_shown_once(
     other = ({"src/ledger.py", "mirror/ledger.py"} - {settle[0].file}).pop()
     assert f"the same code is in {other}" in settle[0].reasons
     assert sum(s.name == "settle_invoice" for s in ctx.symbols) == 1
+
+
+def test_a_file_of_many_definitions_gives_at_most_max_units_the_best_first(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """A thousand-definition file is scored whole but only its best MAX_UNITS become units:
+    the one definition that matches the task still leads, and the JSON still renders it."""
+    filler = "".join(f"\n\ndef helper_{n}(value):\n    return value + {n}\n" for n in range(600))
+    root = make_repo({"src/helpers.py": '"""Helpers."""' + filler + "\n\n" + LEDGER})
+    ctx = graphiq_ci.build_context(root, TASK, Options())
+    assert len(ctx.code.units) == MAX_UNITS
+    assert ctx.code.units[0].name == "settle_invoice"
+    proc = run_cli("context", TASK, "--repo", str(root), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "ledger.post(invoice, amount)" in json.loads(proc.stdout)["prompt"]
