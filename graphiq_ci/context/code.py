@@ -326,7 +326,9 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
     for r in syms:
         if r.kind in DATA_KINDS and r.parent in ids:
             continue
-        runs = _subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in children[r.id]])
+        kids = children.get(r.id)  # most definitions have none: no sweep for them
+        runs = (_subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in kids]) if kids
+                else [(r.line, r.end_line)] if r.line <= r.end_line else [])
         if runs:
             out.append((r, runs))
     return out

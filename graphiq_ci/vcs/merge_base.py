@@ -80,7 +80,8 @@ def _merge_base(repo: Repo, base: str, head: str) -> str | None:
 def fork_point(repo: Repo, ref: str, base_sha: str, head_sha: str) -> ForkPoint:
     """merge-base(ref, HEAD), deepening a shallow clone if needed; two-dot as last resort."""
     notes: list[str] = []
-    found = _merge_base(repo, base_sha, head_sha)
+    # on the trunk itself (every `context` call there) the fork point is HEAD: no process
+    found = head_sha if base_sha == head_sha else _merge_base(repo, base_sha, head_sha)
     if found:
         return ForkPoint(ref, found, False, ())
     if not is_shallow(repo):
