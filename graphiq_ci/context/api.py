@@ -6,10 +6,12 @@ starts from the branch's changed symbols. Git facts are read once here, never in
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.git_signals import git_boosts
@@ -20,6 +22,7 @@ from graphiq_ci.search.weights import FEATURES
 from graphiq_ci.vcs import BranchDiff, trunk_and_changes
 
 MAX_TASK_CHARS = 20_000
+T = TypeVar("T")
 
 
 def branch_of(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDiff | None, str]:
@@ -32,6 +35,31 @@ def branch_of(root: Path, base: str | None, trunk: str | None) -> tuple[BranchDi
         if base:
             raise
         return None, f"git facts unavailable: {exc}"
+
+
+def _started(fn: Callable[..., T], *args: Any) -> Callable[[], T]:
+    """`fn(*args)` begun in a thread; the function returned waits for its result, or raises
+    what it raised. The branch's git processes (four on a warm `context` call) wait on git,
+    not on Python, so they run while the index refreshes instead of after it."""
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, which re-raises
+            out.append((False, exc))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        ok, value = out[0]
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    return result
 
 
 def _nothing_changed(branch: BranchDiff, notes: list[str]) -> Context:
@@ -66,10 +94,11 @@ def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
     if config.weights and not opts.weights:
         opts = replace(opts, weights=tuple(config.weights.items()))
     task = task[:MAX_TASK_CHARS]
+    branch_facts = _started(branch_of, root, base, config.trunk)
     if opts.refresh:
         notes += ws.refresh(config)
     index_s = time.perf_counter() - t0
-    branch, note = branch_of(root, base, config.trunk)
+    branch, note = branch_facts()
     if note and (root / ".git").exists():  # a plain directory has no git facts to miss
         notes.append(note)
     on_feature_branch = branch is not None and bool(branch.files)
