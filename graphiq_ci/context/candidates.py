@@ -23,6 +23,9 @@ OTHER_OWNER = 0.5
 
 @dataclass
 class Candidates:
+    """The symbols each channel (search hits, named symbols, mentions) put forward, with
+    their best score and every reason given for them."""
+
     score: dict[int, float] = field(default_factory=dict)  # graph position → best score
     reasons: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
     exact: set[int] = field(default_factory=set)  # named exactly by the task

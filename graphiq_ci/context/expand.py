@@ -26,6 +26,8 @@ _TYPES = frozenset({"class", "interface", "struct", "trait", "enum"})
 
 @dataclass
 class Budget:
+    """How many symbols the BFS may keep: in all, per file, and tests."""
+
     max_nodes: int
     per_file: int
     tests: int

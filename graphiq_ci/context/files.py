@@ -55,6 +55,8 @@ RARE_TERM_FILES = 3
 
 @dataclass
 class FileScores:
+    """Each file's score and the features it is the sum of (what `--explain` prints)."""
+
     score: dict[str, float] = field(default_factory=dict)
     features: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
 

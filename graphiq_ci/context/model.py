@@ -12,6 +12,8 @@ DATA_KINDS = frozenset({"field", "constant", "variable", "import"})
 
 @dataclass
 class ChangedFile:
+    """A path the branch changed, with its +/- line counts (PR mode's changed-files list)."""
+
     path: str
     status: str  # added | modified | deleted | renamed
     added: int | None  # lines; None for a binary file
@@ -20,6 +22,8 @@ class ChangedFile:
 
 @dataclass
 class CallSite:
+    """Where a changed symbol is called: the caller and the call's line."""
+
     caller: str  # qualified name
     file: str
     line: int  # the call's line
@@ -29,6 +33,9 @@ class CallSite:
 
 @dataclass
 class SymbolChange:
+    """A changed symbol as the PR comment reports it: its callers, and whether its signature
+    changed (then the callers the branch left alone are a warning)."""
+
     id: int
     signature_changed: bool
     callers: int  # every caller in the repository
@@ -43,6 +50,8 @@ class SymbolChange:
 
 @dataclass
 class ContextSymbol:
+    """A symbol of the answer, with why it is there and its role in it."""
+
     id: int
     name: str
     qualified: str
@@ -58,6 +67,8 @@ class ContextSymbol:
 
 @dataclass
 class ContextFile:
+    """A ranked file, with its score and the evidence for it."""
+
     path: str
     score: float
     reasons: list[str]  # the score's arithmetic, by feature name (what --explain prints)
@@ -100,6 +111,8 @@ class CodeUnit:
 
 @dataclass
 class CodeCandidates:
+    """The code units a render may show, best first, with the sources they point into."""
+
     units: list[CodeUnit]  # best first
     sources: dict[str, list[str]]  # path → its lines, read fresh from the work tree
     languages: dict[str, str]
@@ -109,6 +122,8 @@ class CodeCandidates:
 
 @dataclass
 class Context:
+    """Everything one `context` call found: what every format renders from."""
+
     query: str
     family: str
     entry_points: list[int] = field(default_factory=list)

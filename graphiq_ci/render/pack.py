@@ -60,6 +60,8 @@ SIGNATURE_LINES = 4
 
 @dataclass
 class _File:
+    """One file's state during a pack: the lines shown so far, and what they cost."""
+
     facts: _Facts  # the source's lines and their costs, shared by every pack of one render
     lines: list[str] = field(init=False)
     tokens: list[float] = field(init=False)  # per line, its newline included

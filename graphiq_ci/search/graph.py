@@ -92,6 +92,10 @@ class GraphIndex:
                                             compare=False)
     _path_words: tuple[list[set[str]], dict[str, int]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    # term → idf_of(term): a query asks its few stems thousands of times, and a loaded graph
+    # answers each by a bisection in its vocabulary
+    _idf_memo: dict[str, float] = field(default_factory=dict, init=False, repr=False,
+                                        compare=False)
     # FTS term → whether FTS5 weighs it nothing here (`fts.informative`'s memo)
     fts_common: dict[str, bool] = field(default_factory=dict, init=False, repr=False,
                                         compare=False)
@@ -119,7 +123,11 @@ class GraphIndex:
         return self._path_words
 
     def idf_of(self, term: str) -> float:
-        return self.idf.get(term, self.max_idf)
+        """The term's IDF; a term no symbol holds weighs as the rarest would."""
+        w = self._idf_memo.get(term)
+        if w is None:
+            w = self._idf_memo[term] = self.idf.get(term, self.max_idf)
+        return w
 
     @property
     def max_idf(self) -> float:

@@ -29,6 +29,8 @@ class Boosts:
 
 @dataclass
 class Scored:
+    """A ranked symbol: its score, the features summed into it, the channels that found it."""
+
     pos: int
     score: float
     features: dict[str, float]

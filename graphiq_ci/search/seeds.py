@@ -25,6 +25,8 @@ GRAPH_SEED_KEEP = 50
 
 @dataclass
 class Seeds:
+    """What the first-stage channels found, per symbol position, before any scoring."""
+
     bm25: dict[int, float] = field(default_factory=dict)  # position → raw BM25
     per_term: dict[int, float] = field(default_factory=dict)  # position → coverage-normalised
     names: dict[int, NameMatch] = field(default_factory=dict)
