@@ -16,16 +16,22 @@ import sys
 DESCRIPTION = "Turn a repository plus a task or PR description into the code that matters."
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of `command` alone when it names one (what a run needs), else of every
+    command (the command list, a usage error)."""
+    from importlib import import_module
+
     from graphiq_ci.commands import COMMANDS
+    from graphiq_ci.commands.common import HelpFormatter
 
     parser = argparse.ArgumentParser(prog="graphiq-ci", description=DESCRIPTION,
-                                     allow_abbrev=False)
+                                     allow_abbrev=False, formatter_class=HelpFormatter)
     parser.add_argument("--debug", action="store_true",
                         help="Show a traceback instead of a one-line error (any position).")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for register in COMMANDS:
-        register(commands)
+    for name, module in COMMANDS.items():
+        if command in (None, name) or command not in COMMANDS:
+            import_module(module).register(commands)
     return parser
 
 
@@ -42,7 +48,7 @@ def run(argv: list[str]) -> int:
         os.environ["GRAPHIQ_DEBUG"] = "1"
     from graphiq_ci.commands.common import Exit
 
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     if not argv:  # the command list, as a usage error: nothing was asked
         parser.print_help()
         return 2

@@ -54,3 +54,34 @@ def test_a_bad_value_is_a_usage_error_naming_the_option(cli) -> None:
     assert "argument --max-tokens: 50 is not at least 100" in result.stderr
     result = cli(["context", "task", "--depth", "nine"])
     assert result.exit_code == 2 and "'nine' is not a whole number" in result.stderr
+
+
+def test_a_command_builds_its_own_parser_only(tmp_path) -> None:
+    """A run imports and registers the command it was asked for (issue #14: every parser and
+    module loaded is paid on each call): `config` loads no other command's module, and no
+    parser asks shutil for the terminal's width."""
+    import subprocess
+    import sys
+
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: print(sorted(m for m in sys.modules if m == 'shutil' or "
+             "m.startswith('graphiq_ci.commands.')), file=sys.stderr))\n"
+             "from graphiq_ci.cli import main\n"
+             f"sys.argv = ['graphiq-ci', 'config', '--show', '--repo', {str(tmp_path)!r}]\n"
+             "main()\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=PROJECT_ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.strip().splitlines()[-1] == \
+        "['graphiq_ci.commands.common', 'graphiq_ci.commands.config']"
+
+
+def test_help_wraps_at_the_width_columns_gives(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "50")
+    narrow = cli(["context", "--help"]).stdout
+    monkeypatch.setenv("COLUMNS", "160")
+    wide = cli(["context", "--help"]).stdout
+    def options(text: str) -> list[str]:  # the description is shown as written
+        return [line for line in text.split("options:")[1].splitlines() if line.strip()]
+
+    assert max(map(len, options(narrow))) <= 50 < max(map(len, options(wide)))

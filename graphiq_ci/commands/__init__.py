@@ -1,29 +1,20 @@
-"""Subcommands, one module each; `COMMANDS` is the registration list the CLI walks."""
+"""Subcommands, one module each; `COMMANDS` names the module that registers each one.
+
+A run imports and registers only the command it was asked for (`cli.build_parser`): every
+parser built costs argparse work on each call, and the command modules import what their
+options need. The command list (`graphiq-ci --help`) registers them all.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from graphiq_ci.commands import affected as affected
-from graphiq_ci.commands import config as config
-from graphiq_ci.commands import context as context
-from graphiq_ci.commands import index as index
-from graphiq_ci.commands import mcp as mcp
-from graphiq_ci.commands import pr_comment as pr_comment
-from graphiq_ci.commands import search as search
-from graphiq_ci.commands import stats as stats
-from graphiq_ci.commands.common import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
-
-COMMANDS: list[Callable[[Any], None]] = [
-    context.register,
-    index.register,
-    search.register,
-    stats.register,
-    config.register,
-    pr_comment.register,
-    mcp.register,
-    affected.register,
-]
+#: command name → the module whose `register(commands)` adds it, in `--help` order
+COMMANDS: dict[str, str] = {
+    "context": "graphiq_ci.commands.context",
+    "index": "graphiq_ci.commands.index",
+    "search": "graphiq_ci.commands.search",
+    "stats": "graphiq_ci.commands.stats",
+    "config": "graphiq_ci.commands.config",
+    "pr-comment": "graphiq_ci.commands.pr_comment",
+    "mcp": "graphiq_ci.commands.mcp",
+    "affected": "graphiq_ci.commands.affected",
+}
