@@ -42,8 +42,19 @@ from graphiq_ci.text import stem, terms
 DENSITY = 0.5
 #: tokens a file's block costs beyond its lines: header, fence, blank lines
 BLOCK_TOKENS = 18
-#: tokens of one `…` line between two runs
+#: tokens of one `…` line between two runs (and the range it adds to the block's header)
 MARKER_TOKENS = 2
+
+
+class Overhead(NamedTuple):
+    """What a format's text around the code costs: per file block, per run after the first.
+    Estimated low, the renderer packs again with less room (a whole pack each time)."""
+
+    block: int = BLOCK_TOKENS  # whole tokens: every sum of costs stays exact (module doc)
+    marker: int = MARKER_TOKENS
+
+
+DEFAULT_OVERHEAD = Overhead()
 MARKER = "…"
 #: a file is shown whole when the rest costs at most this share of what is taken (or SLACK)
 WHOLE_SHARE = 0.35
@@ -108,8 +119,10 @@ class _File:
 
 
 class _Packer:
-    def __init__(self, cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> None:
+    def __init__(self, cc: CodeCandidates, task_terms: Iterable[str], budget: int,
+                 overhead: Overhead) -> None:
         self.cc = cc
+        self.block, self.marker = overhead
         self.stems = {stem(t) for t in task_terms}
         self.room: float = budget
         self.files: dict[str, _File] = {}
@@ -139,8 +152,8 @@ class _Packer:
         """Tokens that showing `new` adds: its lines, a header for a new file, new markers."""
         if not new:
             return 0
-        header = BLOCK_TOKENS if not f.chosen else 0
-        markers = max(0, f.runs(new) - max(1, f.runs())) * MARKER_TOKENS
+        header = self.block if not f.chosen else 0
+        markers = max(0, f.runs(new) - max(1, f.runs())) * self.marker
         return f.cost(new) + header + markers
 
     def take(self, u: CodeUnit, f: _File, new: AbstractSet[int],
@@ -191,7 +204,7 @@ class _Packer:
             key=lambda n: (-self.matches(f.lines[n - 1]), n))
         # price(keep | {n}) for each candidate, kept up to date line by line: pricing the
         # whole set again for every matching line was quadratic in a long definition
-        header = 0 if f.chosen else BLOCK_TOKENS
+        header = 0 if f.chosen else self.block
         before = max(1, f.runs())
         cost, runs = f.cost(keep), f.runs(keep)
         for n in hits + ([max(lines)] if u.kind != "module" else []):
@@ -199,7 +212,7 @@ class _Packer:
                 continue
             joins = (n - 1 in f.chosen or n - 1 in keep) + (n + 1 in f.chosen or n + 1 in keep)
             price = cost + f.tokens[n - 1] + header + max(0, runs + 1 - joins - before) * \
-                MARKER_TOKENS
+                self.marker
             if price <= room:
                 keep.add(n)
                 cost += f.tokens[n - 1]
@@ -242,8 +255,8 @@ class _Packer:
             shown = sorted(f.chosen)
             for a, b in zip(shown, shown[1:], strict=False):
                 gap = set(range(a + 1, b))
-                if gap and len(gap) <= GAP_LINES and f.cost(gap) <= self.room + MARKER_TOKENS:
-                    self.room -= f.cost(gap) - MARKER_TOKENS
+                if gap and len(gap) <= GAP_LINES and f.cost(gap) <= self.room + self.marker:
+                    self.room -= f.cost(gap) - self.marker
                     f.show(gap)
 
 
@@ -273,9 +286,10 @@ def _pieces(p: _Packer, units: list[CodeUnit], cap: float, top: float) -> list[_
     return out
 
 
-def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Snippet]:
+def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int,
+         overhead: Overhead = DEFAULT_OVERHEAD) -> list[Snippet]:
     """The code blocks to render within `budget` tokens, best file first."""
-    p = _Packer(cc, task_terms, budget)
+    p = _Packer(cc, task_terms, budget, overhead)
     cap = max(1, int(budget * UNIT_SHARE))
     top = cc.units[0].score if cc.units else 0.0
     wanted = [u for u in cc.units if u.score >= top * MIN_SCORE]
@@ -289,7 +303,7 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int) -> list[Sni
             p.take(u, f, p.shortened(u, f, p.room, words=False), shortened=True)
     pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=density, reverse=True)
     for piece in pieces:
-        if p.room <= MARKER_TOKENS + BLOCK_TOKENS // 2:
+        if p.room <= p.marker + p.block // 2:
             break
         u, f = piece.unit, p.file(piece.unit.file)
         if piece.part == "whole":
