@@ -14,7 +14,7 @@ from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
 from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
-from graphiq_ci.context.relations import incoming, named_after, reaching_tests
+from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
@@ -138,7 +138,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         f"({c.lift:.1f}x its usual rate)"]) for c in cochange_evidence(store, changed_files)]
     # test files no listed test is in, named after what changed: the suites no call reaches
     listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
-    ctx.named_tests = [ContextFile(path, 1.0, [f"named after {subject}, which changed"])
+    ctx.named_tests = [ContextFile(path, 1.0, [named_after_phrase(subject)])
                        for path, subject in named_after(g, changed, diff.paths).items()
                        if path not in listed][:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict
 
 from graphiq_ci.context.affected import Affected, AffectedFile
+from graphiq_ci.context.relations import named_after_phrase
 
 AFFECTED_FORMATS = ("text", "json", "pytest")
 #: the weaker files the text names before "…"
@@ -35,7 +36,7 @@ def _why(f: AffectedFile) -> str:
     if f.changed:
         return "changed on this branch"
     if f.named_after and not f.cases:
-        return f"no call links it, but it is named after `{f.named_after}`, which changed"
+        return f"no call links it, but it is {named_after_phrase(f.named_after, '`')}"
     c = f.cochanged
     if f.cases or c is None:
         return "reaches it"

@@ -329,3 +329,55 @@ def test_a_getter_defined_by_a_top_level_call_is_a_changed_definition(tmp_path: 
     assert [c["qualified"] for c in data["changed"]] == ["protocol"]
     assert [(f["path"], f["named_after"]) for f in data["files"]] == [
         ("test/req.protocol.js", "protocol")]
+
+
+MEMOIZE_EXTENSION = '''package com.acme.memoized.processor;
+
+public final class MemoizeExtension {
+  public String generate(String name) {
+    return "memoized " + name;
+  }
+}
+'''
+COMPILED_TEST = '''package com.acme.{area};
+
+public class {name} {{
+  // compiles a source string with the processor: no call reaches the extension
+  String source = "@{area} class Value {{}}";
+
+  public void test{name}() {{
+    assert source.length() > 0;
+  }}
+}}
+'''
+
+
+def test_a_test_file_named_after_the_folder_of_a_change_is_affected(tmp_path: Path) -> None:
+    """Suites that run a processor on source strings reach no extension by calls, and are
+    named after the feature's folder (`MemoizedTest` for `memoized/processor/`). A suite
+    named after a folder the change is not in stays out."""
+    repo = feature_branch(tmp_path / "repo", {
+        "value/src/main/java/com/acme/memoized/processor/MemoizeExtension.java":
+            MEMOIZE_EXTENSION,
+        "value/src/test/java/com/acme/memoized/MemoizedTest.java":
+            COMPILED_TEST.format(area="memoized", name="MemoizedTest"),
+        "value/src/test/java/com/acme/serializable/SerializableTest.java":
+            COMPILED_TEST.format(area="serializable", name="SerializableTest"),
+    }, ("value/src/main/java/com/acme/memoized/processor/MemoizeExtension.java",
+        '"memoized "', '"memoized: "'))
+
+    out = affected(repo, "--all", "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    files = {f["path"]: f for f in json.loads(out.stdout)["files"]}
+    assert set(files) == {"value/src/test/java/com/acme/memoized/MemoizedTest.java"}
+    folder = "value/src/main/java/com/acme/memoized/"
+    assert files["value/src/test/java/com/acme/memoized/MemoizedTest.java"]["named_after"] \
+        == folder
+    assert (f"(no call links it, but it is named after the folder `{folder}`, where the "
+            "change is)") in affected(repo).stdout
+    data = json.loads(graphiq("context", "--base", "main", "--format", "json",
+                              cwd=repo.path).stdout)
+    assert [(f["path"], f["reasons"]) for f in data["named_tests"]] == [
+        ("value/src/test/java/com/acme/memoized/MemoizedTest.java",
+         [f"named after the folder {folder}, where the change is"])]
