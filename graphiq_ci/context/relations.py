@@ -9,6 +9,7 @@ All read the in-memory graph; only call-site lines come from the `refs` table.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -244,13 +245,14 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
     for i in changed:
         if g.kinds[i] != "file" and not g.is_test(i) and len(g.names[i]) >= MIN_SUBJECT:
             names[g.names[i].lower().replace("_", "")].append((g.qualified[i], g.path(i)))
+    stripped = _without_common_prefix(g, changed)
     candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
     for k, path in enumerate(g.paths):
         if g.path_is_test[k] and not is_docs_path(path):
             subject = subject_of_test(path)  # a file by its whole name, a definition by its
             # last part too (`res.send.js`; `app.response.js` is not lib/response.js's)
             for follows in (files.get(subject) or names.get(subject.rsplit(".", 1)[-1])
-                            or folders.get(subject, [])):
+                            or stripped.get(subject) or folders.get(subject, [])):
                 candidates[follows].append(path)
     found: dict[str, str] = {}
     for (what, source), tests in candidates.items():
@@ -259,6 +261,39 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
             for path in near:
                 found.setdefault(path, what)
     return found
+
+
+_CONTAINS = EDGE_KINDS.index(EdgeKind.CONTAINS)
+_TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
+_FIRST_WORD = re.compile(r"[A-Z]?[a-z]+(?=[A-Z])")
+#: a first word this many of a file's type names begin with is the project's prefix
+COMMON_PREFIX = 10
+
+
+def _without_common_prefix(g: GraphIndex, changed: list[int]) -> dict[str, list[tuple[str, str]]]:
+    """subject → (definition, its path) for changed definitions whose name starts with a word
+    COMMON_PREFIX or more of their file's top-level types start with (zod's `$ZodNumber` in
+    a file of 280 `$Zod…` types): the suites are named after the rest (`number.test.ts`).
+    On the PR-review benchmark: zod's `affected` recall 0.50 -> 0.61, precision 0.56 ->
+    0.63; no other repository of either split changed."""
+    counts: dict[int, dict[str, int]] = {}
+    for f in {g.file_of[i] for i in changed}:  # the file's top-level types, by its edges
+        counts[f] = defaultdict(int)
+        home = g.file_symbol[f]
+        for j, _, code in g.out[home] if home >= 0 else ():
+            if code == _CONTAINS and g.kinds[j] in _TYPE_KINDS:
+                m = _FIRST_WORD.match(g.names[j].lstrip("$_"))
+                if m:
+                    counts[f][m.group()] += 1
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for i in changed:
+        name = g.names[i].lstrip("$_")
+        m = _FIRST_WORD.match(name)
+        if m and counts[g.file_of[i]].get(m.group(), 0) >= COMMON_PREFIX and not g.is_test(i):
+            rest = name[m.end():].lower().replace("_", "")
+            if len(rest) >= MIN_SUBJECT:
+                out[rest].append((g.qualified[i], g.path(i)))
+    return out
 
 
 def named_after_phrase(subject: str, quote: str = "") -> str:

@@ -381,3 +381,28 @@ def test_a_test_file_named_after_the_folder_of_a_change_is_affected(tmp_path: Pa
     assert [(f["path"], f["reasons"]) for f in data["named_tests"]] == [
         ("value/src/test/java/com/acme/memoized/MemoizedTest.java",
          [f"named after the folder {folder}, where the change is"])]
+
+
+def test_a_test_file_named_after_a_changed_type_without_the_projects_prefix(
+        tmp_path: Path) -> None:
+    """Where a file's types share a project prefix (`ZapNumber`, `ZapString`, … as zod's
+    `$ZodNumber`), its suites drop it: `number.test.ts` tests `ZapNumber`. A prefix few of
+    the file's types share (`Helper`) is part of the name."""
+    kinds = ["Number", "String", "Boolean", "Date", "Array", "Object", "Tuple", "Union",
+             "Record", "Enum", "Literal", "Promise"]
+    schemas = "".join(f"export class Zap{k} {{\n  parse(x: unknown) {{ return x; }}\n}}\n\n"
+                      for k in kinds) + "export class HelperText {\n  run() { return 1; }\n}\n"
+    suite = "import {{ run }} from './harness';\n\ntest('{k}', () => run('{k}'));\n"
+    repo = feature_branch(tmp_path / "repo", {
+        "src/schemas.ts": schemas,
+        "tests/number.test.ts": suite.format(k="number"),
+        "tests/string.test.ts": suite.format(k="string"),
+        "tests/text.test.ts": suite.format(k="text"),
+    }, ("src/schemas.ts", "export class ZapNumber {", "export class ZapNumber extends Object {"),
+        ("src/schemas.ts", "export class HelperText {", "export class HelperText extends Object {"))
+
+    out = affected(repo, "--all", "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    files = {f["path"]: f["named_after"] for f in json.loads(out.stdout)["files"]}
+    assert files == {"tests/number.test.ts": "ZapNumber"}
