@@ -14,6 +14,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from graphiq_ci.lang import MODULE_FILES
 from graphiq_ci.lang.registry import detect_language, plugin_for
 from graphiq_ci.model import CALLABLE_KINDS, TYPE_KINDS, EdgeKind
 from graphiq_ci.paths import is_docs_path, is_test_path, subject_of_test
@@ -237,7 +238,7 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
     folders: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for p in paths:
         if not is_test_path(p):
-            files[subject_of_test(p)].append((p, p))
+            files[_subject(p)].append((p, p))
             for k, folder in enumerate(p.split("/")[:-1]):
                 subject = subject_of_test(folder)
                 if len(subject) >= MIN_SUBJECT and subject not in _LAYOUT:
@@ -248,7 +249,8 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
     stripped = _without_common_prefix(g, changed)
     candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
     for k, path in enumerate(g.paths):
-        if g.path_is_test[k] and not is_docs_path(path):
+        if g.path_is_test[k] and not is_docs_path(path) and \
+                path.rpartition("/")[2] not in MODULE_FILES:  # `tests/mod.rs` names nothing
             subject = subject_of_test(path)  # a file by its whole name, a definition by its
             # last part too (`res.send.js`; `app.response.js` is not lib/response.js's)
             for follows in (files.get(subject) or names.get(subject.rsplit(".", 1)[-1])
@@ -294,6 +296,13 @@ def _without_common_prefix(g: GraphIndex, changed: list[int]) -> dict[str, list[
             if len(rest) >= MIN_SUBJECT:
                 out[rest].append((g.qualified[i], g.path(i)))
     return out
+
+
+def _subject(path: str) -> str:
+    """What a source file is about: its name, or for a folder's module file (`de/mod.rs`,
+    `api/__init__.py`, `locales/index.ts`) its folder's: `test_de.rs`, not every `mod.rs`."""
+    folder, _, name = path.rpartition("/")
+    return subject_of_test(folder if name in MODULE_FILES and folder else path)
 
 
 def named_after_phrase(subject: str, quote: str = "") -> str:

@@ -406,3 +406,21 @@ def test_a_test_file_named_after_a_changed_type_without_the_projects_prefix(
     assert out.returncode == 0, out.stderr
     files = {f["path"]: f["named_after"] for f in json.loads(out.stdout)["files"]}
     assert files == {"tests/number.test.ts": "ZapNumber"}
+
+
+def test_a_module_file_is_named_by_its_folder(tmp_path: Path) -> None:
+    """`src/de/mod.rs` is the `de` module: `tests/test_de.rs` is named after it, and a test
+    helper module (`tests/common/mod.rs`) is named after nothing."""
+    repo = feature_branch(tmp_path / "repo", {
+        "Cargo.toml": "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        "src/lib.rs": "pub mod de;\n",
+        "src/de/mod.rs": "pub fn from_str(s: &str) -> usize {\n    s.len()\n}\n",
+        "tests/common/mod.rs": "pub fn sample() -> &'static str {\n    \"abc\"\n}\n",
+        "tests/test_de.rs": "mod common;\n\n#[test]\nfn reads() {\n    assert_eq!(3, 3);\n}\n",
+    }, ("src/de/mod.rs", "s.len()", "s.trim().len()"))
+
+    out = affected(repo, "--all", "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    assert {f["path"]: f["named_after"] for f in json.loads(out.stdout)["files"]} == {
+        "tests/test_de.rs": "src/de/mod.rs"}
