@@ -88,7 +88,7 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
         if r.end_line <= len(sources[r.path]) and r.kind != "file":
             by_file[r.path].append(r)
     best_lex = max(lex.values(), default=0.0) or 1.0
-    scored: list[tuple[float, str, int, _Row | None, list[tuple[int, int]]]] = []
+    scored: list[_Scored] = []
     for path, syms in by_file.items():
         file_best = max((lex.get(r.id, 0.0) for r in syms), default=0.0) or 1.0
         for r, own in _own_runs(syms):
@@ -110,7 +110,7 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
     return CodeCandidates(_lift_linked(g, kept), sources, languages, copies)
 
 
-def _units(scored: list[tuple[float, str, int, _Row | None, list[tuple[int, int]]]],
+def _units(scored: list[_Scored],
            sources: dict[str, list[str]], lex: dict[int, float], g: GraphIndex,
            cands: Candidates) -> Iterator[CodeUnit]:
     """The scored definitions as units, best first, built as they are asked for: a top file
@@ -273,6 +273,11 @@ class _Row(NamedTuple):  # thousands per query: a tuple is built ~4x faster than
     line: int
     end_line: int
     parent: int | None
+
+
+#: a definition scored before it is built as a unit: (score, path, line, its row or None for the
+#: lines outside every definition, the lines it owns)
+_Scored = tuple[float, str, int, "_Row | None", list[tuple[int, int]]]
 
 
 def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
