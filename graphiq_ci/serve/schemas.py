@@ -68,7 +68,7 @@ class ImpactAnswer(BaseModel):
     tests: list[Location]
     named_tests: list[RankedFile] = Field(
         description="test files no call links to the change, named after a changed file or "
-        "definition")
+        "definition, or a folder holding the change")
     cochanged: list[RankedFile]
     tokens: int
     notes: list[str]
