@@ -2,7 +2,8 @@
 
 The changed symbols come from the branch's hunks (as in PR mode); the tests are found by
 walking callers backwards from them (`relations.reaching_tests`), then by name: test files
-named after a changed file or definition (`test_parse.py`, `res.send.js`), then from history:
+named after a changed file or definition (`test_parse.py`, `res.send.js`) or a folder holding
+the change (`relations.named_after`), then from history:
 test files that change together with the branch's source files (co-change, with its
 evidence). A test file the branch changed is affected by its own change, whatever else links
 it.
