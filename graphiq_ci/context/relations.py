@@ -26,6 +26,7 @@ USES = frozenset(i for i, k in enumerate(EDGE_KINDS)
                  if k in (EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.EXTENDS,
                           EdgeKind.IMPLEMENTS))
 TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
+_CONTAINS = EDGE_KINDS.index(EdgeKind.CONTAINS)
 #: how far back from a changed symbol a test may sit (test → helper → changed code)
 TEST_HOPS = 3
 #: the graph holds kinds as plain strings
@@ -265,8 +266,6 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
     return found
 
 
-_CONTAINS = EDGE_KINDS.index(EdgeKind.CONTAINS)
-_TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
 _FIRST_WORD = re.compile(r"[A-Z]?[a-z]+(?=[A-Z])")
 #: a first word this many of a file's type names begin with is the project's prefix
 COMMON_PREFIX = 10
@@ -283,7 +282,7 @@ def _without_common_prefix(g: GraphIndex, changed: list[int]) -> dict[str, list[
         counts[f] = defaultdict(int)
         home = g.file_symbol[f]
         for j, _, code in g.out[home] if home >= 0 else ():
-            if code == _CONTAINS and g.kinds[j] in _TYPE_KINDS:
+            if code == _CONTAINS and g.kinds[j] in _TYPES:
                 m = _FIRST_WORD.match(g.names[j].lstrip("$_"))
                 if m:
                     counts[f][m.group()] += 1
