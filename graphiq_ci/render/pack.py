@@ -44,17 +44,6 @@ DENSITY = 0.5
 BLOCK_TOKENS = 18
 #: tokens of one `…` line between two runs (and the range it adds to the block's header)
 MARKER_TOKENS = 2
-
-
-class Overhead(NamedTuple):
-    """What a format's text around the code costs: per file block, per run after the first.
-    Estimated low, the renderer packs again with less room (a whole pack each time)."""
-
-    block: int = BLOCK_TOKENS  # whole tokens: every sum of costs stays exact (module doc)
-    marker: int = MARKER_TOKENS
-
-
-DEFAULT_OVERHEAD = Overhead()
 MARKER = "…"
 #: a file is shown whole when the rest costs at most this share of what is taken (or SLACK)
 WHOLE_SHARE = 0.35
@@ -67,6 +56,17 @@ CORE_SHARE = 0.5
 #: units scoring below this share of the best wait until everything better has been placed
 MIN_SCORE = 0.15
 SIGNATURE_LINES = 4
+
+
+class Overhead(NamedTuple):
+    """What a format's text around the code costs: per file block, per run after the first.
+    Estimated low, the renderer packs again with less room (a whole pack each time)."""
+
+    block: int = BLOCK_TOKENS  # whole tokens: every sum of costs stays exact (module doc)
+    marker: int = MARKER_TOKENS
+
+
+DEFAULT_OVERHEAD = Overhead()
 
 
 @dataclass
