@@ -47,7 +47,8 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
                  weights=dict(opts.weights))
     cands = collect(g, terms, ranked, q.about_tests)
     extra = boosts.per_file if boosts else None
-    files = rank_files(store, g, terms, list(q.terms), cands, q.about_tests, extra)
+    files = rank_files(store, g, terms, list(q.terms), cands, q.about_tests, q.about_docs,
+                       extra)
     ctx = Context(query=task, family=q.family.value)
     ctx.files = _ranked_files(files)
     file_rank = {f.path: n for n, f in enumerate(ctx.files)}

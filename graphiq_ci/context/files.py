@@ -62,7 +62,7 @@ class FileScores:
 
 
 def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[str],
-               cands: Candidates, about_tests: bool,
+               cands: Candidates, about_tests: bool, about_docs: bool,
                extra: dict[str, dict[str, float]] | None = None) -> FileScores:
     w = FILE_WEIGHTS
     fs = FileScores()
@@ -116,7 +116,7 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
         if path in test_paths and not about_tests:
             total *= w["test_file"]
             feats["x_test_file"] = w["test_file"]
-        elif is_docs_path(path):
+        elif is_docs_path(path) and not about_docs:
             total *= w["docs_file"]
             feats["x_docs_file"] = w["docs_file"]
         fs.score[path] = total

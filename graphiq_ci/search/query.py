@@ -12,6 +12,10 @@ from graphiq_ci.text import split_identifier, stem, terms
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|\d+\.\d+|\d{2,})(?![\w.])")
 _QUOTED = re.compile(r"[\"'`]([^\"'`\n]{4,80})[\"'`]")
 _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+#: a title with one of these is about documentation or examples (`docs: …`, `fix(docs): …`,
+#: "Update the tutorial"): the files under docs/ or examples/ are then the answer, not noise
+_DOCS_WORDS = frozenset({"doc", "docs", "documentation", "example", "examples", "tutorial",
+                         "tutorials", "sample", "samples", "demo", "demos"})
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class Query:
     numbers: tuple[str, ...]
     phrases: tuple[str, ...]  # quoted text, for the ErrorDebug source scan
     about_tests: bool
+    about_docs: bool
 
     @property
     def stem_set(self) -> frozenset[str]:
@@ -43,6 +48,7 @@ def parse_query(text: str, family: Family | None = None) -> Query:
     if not words:  # a query of only stopwords or a bare identifier part: keep what is there
         words = list(dict.fromkeys(p for w in text.split() for p in split_identifier(w)))
     stems = list(dict.fromkeys(stem(w) for w in words))
+    title = set(terms(_title(text)))
     return Query(
         text=text,
         family=fam,
@@ -51,5 +57,6 @@ def parse_query(text: str, family: Family | None = None) -> Query:
         stems=tuple(stems),
         numbers=tuple(dict.fromkeys(_NUMBER.findall(text))),
         phrases=tuple(dict.fromkeys(_QUOTED.findall(text))),
-        about_tests=bool(_TEST_WORDS & set(terms(_title(text)))),
+        about_tests=bool(_TEST_WORDS & title),
+        about_docs=bool(_DOCS_WORDS & title),
     )
