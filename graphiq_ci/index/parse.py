@@ -127,7 +127,7 @@ def parse_file(root: str, path: str, mtime_ns: int, size: int,
     if rec.content_hash == indexed_hash:
         rec.same_as_indexed = True
         return rec
-    rec.language = detect_language(path, data[:256]) or "text"
+    rec.language = detect_language(path, data) or "text"
     if b"\0" in data[:8192]:
         rec.skip_reason = "binary"
     elif is_vendored_path(path):

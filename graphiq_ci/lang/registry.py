@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import cache
 
 from graphiq_ci.lang import imports
@@ -85,14 +86,34 @@ _BY_SHEBANG = {prog: spec for spec in _ALL for prog in spec.shebangs}
 MODULE_FILES = frozenset(name for spec in LANGUAGES for name in spec.module_files)
 
 
+#: what only C++ writes, at the start of a line or anywhere (`std::`): GitHub Linguist's rules
+#: for a `.h` file, in short. fmt, LLVM and Google-style projects keep C++ in `.h` headers, and
+#: the C grammar reads their classes, namespaces and templates as noise (fmt's `base.h`: 291
+#: symbols and no class as C, 726 with its classes and methods as C++). `extern "C"` and
+#: `__cplusplus` guards are C headers written for C++ callers: they stay C.
+_CPP_HEADER = re.compile(
+    rb"^[ \t]*(?:template\s*<|(?:class|namespace)\s+\w+\s*(?:[:{]|$)|"
+    rb"(?:public|private|protected)\s*:|#\s*include\s*<(?:cstddef|cstdint|cstdio|cstdlib|"
+    rb"cstring|string|string_view|vector|map|set|memory|utility|type_traits|iostream|"
+    rb"ostream|functional|algorithm|optional|array|unordered_map|unordered_set)>)|std::\w",
+    re.M)
+#: how much of a header the C++ check reads
+HEADER_SCAN = 1 << 16
+
+
 def detect_language(path: str, head: bytes = b"") -> str | None:
-    """Language of a file by extension, then file name, then shebang; None if unknown."""
+    """Language of a file by extension, then file name, then shebang; None if unknown.
+
+    `head`: the file's first bytes, for a shebang and for telling a C++ `.h` from a C one
+    (without them a `.h` is C)."""
     base = posixpath.basename(path)
     if base in _BY_FILENAME:
         return _BY_FILENAME[base].name
     ext = posixpath.splitext(base)[1].lower()
     if base.endswith(".d.ts"):
         ext = ".ts"
+    if ext == ".h" and _CPP_HEADER.search(head, 0, HEADER_SCAN):
+        return "cpp"
     if ext in _BY_EXT:
         return _BY_EXT[ext].name
     if head.startswith(b"#!"):
