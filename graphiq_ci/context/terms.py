@@ -89,15 +89,18 @@ def extract_terms(text: str) -> TaskTerms:
                      _scope(cleaned))
 
 
-_TITLE_SCOPE = re.compile(r"\s*([A-Za-z][\w.-]*)(?:\(([^)\n]+)\))?!?:\s")
+#: `scope: …`, `type(scope): …`, or a path as the scope: `ignore/types: …`, `net/http: …`
+#: (Go's and many Rust projects' convention), whose every word must then be in the path
+_TITLE_SCOPE = re.compile(r"\s*([A-Za-z][\w./-]*)(?:\(([^)\n]+)\))?!?:\s")
 #: conventional-commit types: `fix:` says what kind of change, not where
 _CHANGE_TYPES = frozenset({"feat", "fix", "chore", "docs", "doc", "refactor", "test", "tests",
                            "perf", "build", "ci", "style", "revert", "deps"})
 
 
 def _scope(text: str) -> tuple[str, ...]:
-    """The words of a title's scope: `fix(sse): …` → sse, `walker: …` → walker. A commit
-    title names the area it changes before the colon; the words after it describe it."""
+    """The words of a title's scope: `fix(sse): …` → sse, `walker: …` → walker,
+    `ignore/types: …` → ignore, types. A commit title names the area it changes before the
+    colon; the words after it describe it."""
     m = _TITLE_SCOPE.match(text)
     if not m:
         return ()

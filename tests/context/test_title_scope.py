@@ -16,6 +16,10 @@ def test_the_scope_is_read_from_the_title_only() -> None:
     assert extract_terms("feat(render)!: drop the old path").scope == ("render",)
     assert extract_terms("axum-extra: remove a stray deprecation").scope == ("axum", "extra")
     assert extract_terms("walker: do not treat '..' as hidden").scope == ("walker",)
+    # a path as the scope (Go's `net/http: …`, ripgrep's `ignore/types: …`)
+    assert extract_terms("ignore/types: add Hurl").scope == ("ignore", "types")
+    assert extract_terms("net/http: close idle conns").scope == ("net", "http")
+    assert extract_terms("see https://example.com: a link").scope == ()
     assert extract_terms("fix: a crash on exit").scope == ()  # a change type, not an area
     assert extract_terms("Crash on exit\n\nfix(sse): later line").scope == ()
 
