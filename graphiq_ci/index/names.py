@@ -62,6 +62,10 @@ class NameTable:
     # a declaration's file → the files defining what it declares (parse.h → parse.c)
     defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
+    #: file name → paths, and directory name → paths in it: a `*/a/b.rs` candidate is checked
+    #: against the paths of that name only (see `_ending_with`)
+    _by_name: dict[str, list[str]] | None = None
+    _by_dir: dict[str, list[str]] | None = None
 
     @classmethod
     def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:
@@ -233,13 +237,24 @@ class NameTable:
                 if cand in self.file_by_path:
                     return self.file_by_path[cand]
                 continue
-            suffix = cand[1:]  # "/a/b.rs" or "/a/b/" (a directory)
-            in_dir = suffix.endswith("/")
-            hits = sorted(
-                (p for p in self.file_by_path
-                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)),
-                key=len,
-            )
+            hits = sorted(self._ending_with(cand[1:]), key=len)
             if hits:
                 return self.file_by_path[hits[0]]
         return None
+
+    def _ending_with(self, suffix: str) -> list[str]:
+        """Paths ending with `suffix` ("/a/b.rs"), or in a directory that does ("/a/b/"), in
+        index order. Only the paths of the suffix's last name are compared: a JavaScript
+        package import tries 28 candidates, and comparing each with every path was
+        quadratic in a repository's files."""
+        if self._by_name is None or self._by_dir is None:
+            self._by_name, self._by_dir = defaultdict(list), defaultdict(list)
+            for p in self.file_by_path:
+                folder, _, name = p.rpartition("/")
+                self._by_name[name].append(p)
+                self._by_dir[folder.rpartition("/")[2]].append(p)
+        in_dir = suffix.endswith("/")
+        last = suffix.rstrip("/").rpartition("/")[2]
+        paths = (self._by_dir if in_dir else self._by_name).get(last, [])
+        return [p for p in paths
+                if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)]
