@@ -7,6 +7,12 @@ import posixpath
 from graphiq_ci.lang.spec import ImportCandidates
 
 _JS_EXTS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
+#: Node's own modules: an app's `src/util/` or `lib/events/` is not what `import "util"` names
+_NODE_BUILTINS = frozenset(
+    "assert async_hooks buffer child_process cluster console constants crypto dgram dns domain "
+    "events fs http http2 https inspector module net os path perf_hooks process punycode "
+    "querystring readline repl stream string_decoder timers tls trace_events tty url util v8 "
+    "vm wasi worker_threads zlib".split())
 
 
 def _join(from_path: str, rel: str) -> str:
@@ -29,15 +35,34 @@ def python(spec: str, from_path: str) -> list[str]:
 
 
 def javascript(spec: str, from_path: str) -> list[str]:
-    """Relative specifiers only: `./x` → x.ts, x/index.ts, …; bare package names are external."""
+    """`./x` → x.ts, x/index.ts, …; a package name → that package's source when the
+    repository holds it (a workspace: `zod/mini` → `*/zod/src/mini/index.ts`), else nothing."""
     spec = spec.strip("'\"`")
     if not spec.startswith("."):
-        return []
+        return _package(spec)
     stem = _join(from_path, spec)
     out = [stem]
     for base in (stem, stem.removesuffix(".js")):
         out += [base + ext for ext in _JS_EXTS]
         out += [f"{base}/index{ext}" for ext in _JS_EXTS]
+    return out
+
+
+def _package(spec: str) -> list[str]:
+    """A package import as a monorepo lays it out: the package's folder is named after it
+    (`@scope/` dropped), with its source in `src/` or at its root. Tests and sibling packages
+    import a workspace package by name (zod's tests: `import * as z from "zod/mini"`), and
+    without this every such call was unresolved. An external package (`react` in an app)
+    names no folder of the repository and resolves to nothing, as before."""
+    parts = spec.split("/")[1:] if spec.startswith("@") else spec.split("/")
+    if not parts or not parts[0] or ":" in parts[0] or parts[0] in _NODE_BUILTINS:
+        return []  # `node:fs`, `fs`, an empty or odd name
+    name, sub = parts[0], "/".join(parts[1:]) or "index"
+    out = []
+    for base in (f"{name}/src/{sub}", f"{name}/{sub}"):
+        out += [f"*/{base}{ext}" for ext in _JS_EXTS]
+        if sub != "index":
+            out += [f"*/{base}/index{ext}" for ext in _JS_EXTS]
     return out
 
 

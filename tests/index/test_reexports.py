@@ -96,3 +96,31 @@ def test_an_entry_file_re_exporting_elsewhere_re_resolves_its_importers(
     assert ("run", "check", "src/new.ts") in incremental
     run_index(repo, full=True)
     assert call_edges(repo) == incremental
+
+
+WORKSPACE = {
+    "packages/lib/package.json": '{"name": "lib", "exports": {"./mini": "./src/mini/index.ts"}}\n',
+    "packages/lib/src/mini/index.ts": 'export * from "./schemas.js";\n',
+    "packages/lib/src/mini/schemas.ts": "export function pick(a: object) { return a; }\n",
+    "packages/lib/src/util.ts": "export function pick(a: object) { return a; }\n",
+    "packages/app/src/path/index.ts": "export function join(a: string) { return a; }\n",
+    "packages/app/src/main.ts": """import * as z from "lib/mini";
+import { join } from "path";
+
+export function choose(a: object) { return z.pick(a); }
+export function where(a: string) { return join(a); }
+""",
+}
+
+
+def test_a_workspace_package_import_reaches_its_source(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`import * as z from "lib/mini"` names packages/lib/src/mini/ in a monorepo: the call
+    reaches the `pick` that entry passes on, not the other `pick`. Node's own `path` is
+    never the repository's `src/path/`."""
+    repo = make_repo(WORKSPACE)
+    run_index(repo)
+    found = call_edges(repo)
+    assert ("choose", "pick", "packages/lib/src/mini/schemas.ts") in found, found
+    assert ("choose", "pick", "packages/lib/src/util.ts") not in found
+    assert not {e for e in found if e[0] == "where"}
