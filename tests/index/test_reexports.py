@@ -106,9 +106,13 @@ WORKSPACE = {
     "packages/app/src/path/index.ts": "export function join(a: string) { return a; }\n",
     "packages/app/src/main.ts": """import * as z from "lib/mini";
 import { join } from "path";
+import * as acme from "@acme/lib/mini";
+import { readFileSync } from "node:fs";
 
 export function choose(a: object) { return z.pick(a); }
 export function where(a: string) { return join(a); }
+export function scopedChoose(a: object) { return acme.pick(a); }
+export function read(p: string) { return readFileSync(p); }
 """,
 }
 
@@ -124,3 +128,6 @@ def test_a_workspace_package_import_reaches_its_source(
     assert ("choose", "pick", "packages/lib/src/mini/schemas.ts") in found, found
     assert ("choose", "pick", "packages/lib/src/util.ts") not in found
     assert not {e for e in found if e[0] == "where"}
+    # a scoped name is the package's folder without the scope; `node:` is Node's own
+    assert ("scopedChoose", "pick", "packages/lib/src/mini/schemas.ts") in found, found
+    assert not {e for e in found if e[0] == "read"}
