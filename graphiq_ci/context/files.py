@@ -155,14 +155,20 @@ def _module_files(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
     the task uses every word of the folder's name: adding to a module ("Add FileStream
     response to axum-extra", "add Uzbek locale") registers the new piece there, in a file
     whose own text rarely shares the task's words. A crate's `src/lib.rs` goes by the
-    crate's folder."""
+    crate's folder; a file named like a folder beside it is that folder's module file too
+    (Rust's `routing.rs` beside `routing/`, zustand's `middleware.ts` beside `middleware/`)."""
+    folders = {p.rpartition("/")[0] for p in g.paths}
     for path in g.paths:
-        folder, _, name = path.rpartition("/")
-        if name not in MODULE_FILES or not folder:
+        parent, _, name = path.rpartition("/")
+        base, dot, _ = path.rpartition(".")
+        if name in MODULE_FILES and parent:
+            parent, _, folder = parent.rpartition("/")
+            if folder == "src" and parent:
+                folder = parent.rpartition("/")[2]
+        elif dot and "/" not in path[len(base):] and base in folders:
+            folder = base.rpartition("/")[2]
+        else:
             continue
-        parent, _, folder = folder.rpartition("/")
-        if folder == "src" and parent:
-            folder = parent.rpartition("/")[2]
         words = {stem(t) for t in tokens(folder)}
         if words and words <= wanted:
             fs.features[path]["module_file"] = FILE_WEIGHTS["module_file"]

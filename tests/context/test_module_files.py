@@ -38,3 +38,20 @@ def test_the_module_file_of_the_named_folder_is_evidence(
 
 def test_module_files_are_language_data() -> None:
     assert {"mod.rs", "lib.rs", "__init__.py", "index.ts", "index.js"} <= MODULE_FILES
+
+
+def test_a_file_named_like_the_folder_beside_it_is_its_module_file(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """Rust's `routing.rs` beside `routing/` (and TypeScript's `middleware.ts` beside
+    `middleware/`) declares the folder's modules as `routing/mod.rs` would."""
+    root = make_repo({
+        "src/routing.rs": "pub mod get;\npub mod post;\n",
+        "src/routing/get.rs": "pub fn get() -> u8 { 1 }\n",
+        "src/routing/post.rs": "pub fn post() -> u8 { 2 }\n",
+        "src/server.rs": "pub fn serve() { /* routes each request to its route */ }\n",
+    })
+    ctx = graphiq_ci.build_context(root, "Add a put routing method", Options())
+    reasons = {f.path: f.reasons for f in ctx.files}
+    assert "module_file +0.300" in reasons["src/routing.rs"], reasons
+    assert not any(r.startswith("module_file") for p, rs in reasons.items()
+                   if p != "src/routing.rs" for r in rs)
