@@ -51,6 +51,8 @@ NAMED_DATA = 0.5
 NO_EVIDENCE = 1e-3
 #: a task word held by at most this many files is evidence for each of them (rare_term)
 RARE_TERM_FILES = 3
+#: a title's scope held by more paths than this is weaker evidence for each (see _scope_paths)
+SCOPE_PATHS = 60
 
 
 @dataclass
@@ -141,13 +143,17 @@ def _path_terms(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:
 
 
 def _scope_paths(g: GraphIndex, scope: set[str], fs: FileScores) -> None:
-    """Paths holding every word of the title's scope (`fix(sse):` → `response/sse.rs`)."""
+    """Paths holding every word of the title's scope (`fix(sse):` → `response/sse.rs`). A
+    scope held by more than SCOPE_PATHS paths names a broad area, and each of them gets that
+    share of the weight: Humanizer's `fix(localization):` reaches hundreds of files."""
     if not scope:
         return
     words, _ = g.path_words()
-    for path, ws in zip(g.paths, words, strict=True):
-        if scope <= ws and path in fs.features:
-            fs.features[path]["scope"] = FILE_WEIGHTS["scope"]
+    hits = [path for path, ws in zip(g.paths, words, strict=True) if scope <= ws]
+    weight = FILE_WEIGHTS["scope"] * min(1.0, SCOPE_PATHS / max(1, len(hits)))
+    for path in hits:
+        if path in fs.features:
+            fs.features[path]["scope"] = round(weight, 4)
 
 
 def _module_files(g: GraphIndex, wanted: set[str], fs: FileScores) -> None:

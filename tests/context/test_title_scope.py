@@ -44,3 +44,19 @@ def test_a_file_in_the_scoped_area_ranks_first(
     unscoped = graphiq_ci.build_context(root, "sse: skip chars the encoder cannot take"
                                         .replace(":", ""), Options())
     assert unscoped.files[0].path != "response/sse.py"  # the same words, no scope
+
+
+def test_a_scope_held_by_many_paths_weighs_less_on_each(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`fix(localization):` in a repository with 80 localization files names a broad area:
+    each of them gets 60/80 of the scope's weight (context/files.py: SCOPE_PATHS)."""
+    files = {f"localization/lang_{n}.py": _json(n) for n in range(80)}
+    files["response/sse.py"] = _json(99)
+    root = make_repo(files)
+    broad = graphiq_ci.build_context(root, "fix(localization): skip chars the encoder cannot "
+                                     "take", Options())
+    scoped = [r for f in broad.files for r in f.reasons if r.startswith("scope")]
+    assert scoped and set(scoped) == {"scope +0.375"}, scoped
+    narrow = graphiq_ci.build_context(root, "fix(sse): skip chars the encoder cannot take",
+                                      Options())
+    assert "scope +0.500" in next(f for f in narrow.files if f.path == "response/sse.py").reasons
