@@ -12,6 +12,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
@@ -62,10 +63,6 @@ class NameTable:
     # a declaration's file → the files defining what it declares (parse.h → parse.c)
     defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
-    #: file name → paths, and directory name → paths in it: a `*/a/b.rs` candidate is checked
-    #: against the paths of that name only (see `_ending_with`)
-    _by_name: dict[str, list[str]] | None = None
-    _by_dir: dict[str, list[str]] | None = None
 
     @classmethod
     def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:
@@ -247,14 +244,21 @@ class NameTable:
         index order. Only the paths of the suffix's last name are compared: a JavaScript
         package import tries 28 candidates, and comparing each with every path was
         quadratic in a repository's files."""
-        if self._by_name is None or self._by_dir is None:
-            self._by_name, self._by_dir = defaultdict(list), defaultdict(list)
-            for p in self.file_by_path:
-                folder, _, name = p.rpartition("/")
-                self._by_name[name].append(p)
-                self._by_dir[folder.rpartition("/")[2]].append(p)
+        by_name, by_dir = self._paths_by_name
         in_dir = suffix.endswith("/")
         last = suffix.rstrip("/").rpartition("/")[2]
-        paths = (self._by_dir if in_dir else self._by_name).get(last, [])
+        paths = (by_dir if in_dir else by_name).get(last, [])
         return [p for p in paths
                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)]
+
+    @cached_property
+    def _paths_by_name(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """File name → its paths, and folder name → the paths in such a folder, in index
+        order (`file_by_path` is complete once `load_files` has run)."""
+        by_name: dict[str, list[str]] = defaultdict(list)
+        by_dir: dict[str, list[str]] = defaultdict(list)
+        for p in self.file_by_path:
+            folder, _, name = p.rpartition("/")
+            by_name[name].append(p)
+            by_dir[folder.rpartition("/")[2]].append(p)
+        return by_name, by_dir
