@@ -329,7 +329,8 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     through a delta up to it (`graph_delta`: what changed since, from the graph log; kept in
     `graph.delta` beside the cache), else a fresh build; the result is cached.
 
-    A delta past `COMPACT_SHARE` of the symbols is folded into a new cache (`graph_update`).
+    A delta past `COMPACT_SHARE` of the symbols, or past `COMPACT_BYTES` of the cache file's
+    bytes, is folded into a new cache (`graph_update`).
     A stale cache is overwritten; a corrupt cache or delta is set aside (one line on stderr
     says where) and rebuilt; one an older graphiq-ci wrote is rebuilt with one line saying so
     (the graph is derived from the index: nothing is lost). A cache that can't be written
@@ -358,7 +359,8 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
         from graphiq_ci.search.graph_delta import through_delta  # only once the index moved on
 
         with contextlib.suppress(OverflowError):  # a line number past int32, as below
-            g, current = through_delta(cached, crc, store, path.with_name(DELTA_NAME))
+            g, current = through_delta(cached, crc, len(data), store,
+                                       path.with_name(DELTA_NAME))
             if current and g is not None:
                 return g
     if g is None:

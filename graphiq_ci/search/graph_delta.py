@@ -39,6 +39,12 @@ from graphiq_ci.store.graph_log import touched_since
 #: past this share of the base's symbols touched, a delta is folded into a new base: each
 #: query reads the delta whole, and its views bisect per item
 COMPACT_SHARE = 0.02
+#: a delta larger than this share of the base cache file's bytes is folded too: each query
+#: decodes the whole delta and reads the graph through it item by item, while the base is
+#: read in place. A small repository's delta can outweigh its base: on zod (7k symbols, a
+#: 2.1 MB cache) a one-file change touching 64 symbols rewrote the edge lists of their 584
+#: neighbours, a 331 KB delta that made each later `context` ~40 ms slower.
+COMPACT_BYTES = 0.1
 _MAGIC = b"GIQD"
 _FORMAT = 1
 
@@ -316,12 +322,13 @@ def check(delta: Delta, base: GraphIndex) -> None:
         raise Corrupt("does not fit the graph cache")
 
 
-def through_delta(base: GraphIndex, crc: int, store: Store, path: Path,
+def through_delta(base: GraphIndex, crc: int, base_bytes: int, store: Store, path: Path,
                   ) -> tuple[GraphIndex | None, bool]:
-    """The store's graph over `base` (the cache file whose CRC is `crc`) and whether it reads
-    through a delta: the delta file at `path` when it is current, else a new delta (written
-    there), else `base` patched whole when the delta would be large (the caller writes it as
-    the new cache); (None, False) when the log can't say what changed."""
+    """The store's graph over `base` (the cache file whose CRC is `crc`, `base_bytes` long)
+    and whether it reads through a delta: the delta file at `path` when it is current, else a
+    new delta (written there), else `base` patched whole when the delta would be large, in
+    symbols or in bytes (the caller writes it as the new cache); (None, False) when the log
+    can't say what changed."""
     previous = None
     try:
         previous = decode(path.read_bytes())
@@ -353,8 +360,11 @@ def through_delta(base: GraphIndex, crc: int, store: Store, path: Path,
             return patch(base, store, touched), False
         phase(f"graph-patch {len(touched)} symbols")
         delta = compute(base, crc, store, touched, generation)
+        data = encode(delta)
+        if len(data) > COMPACT_BYTES * base_bytes:
+            return patch(base, store, touched), False
     finally:
         if own:
             conn.execute("COMMIT")
-    write_whole(path, [encode(delta)], "graph-delta")
+    write_whole(path, [data], "graph-delta")
     return overlaid(base, delta), True

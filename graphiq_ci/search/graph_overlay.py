@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar, overload
@@ -208,6 +208,47 @@ class _Appended(Sequence[T]):
         return chain(map(self.__getitem__, range(len(self._base))), self._more)
 
 
+class OverlayPositions(Mapping[int, int]):
+    """Symbol id → position in the new order: a fresh row's from a dict, any other by the
+    base's own bisection (in C, over its array) and the plan. Bisecting the overlaid ids
+    column instead read it item by item through the plan: 13 reads per lookup, a fifth of a
+    warm `context` on zod through a delta."""
+
+    __slots__ = ("_base", "_fresh", "_ids", "_plan")
+
+    def __init__(self, plan: Plan, base: Mapping[int, int], fresh: dict[int, int],
+                 ids: Sequence[int]) -> None:
+        self._plan, self._base, self._fresh, self._ids = plan, base, fresh, ids
+
+    def _find(self, sid: object) -> int:
+        if not isinstance(sid, int):
+            return -1
+        p = self._fresh.get(sid)
+        if p is not None:
+            return p
+        o = self._base.get(sid, -1)
+        return self._plan.kept(o) if o >= 0 else -1  # -1: the symbol is gone or re-read
+
+    def __getitem__(self, sid: int) -> int:
+        p = self._find(sid)
+        if p < 0:
+            raise KeyError(sid)
+        return p
+
+    def __contains__(self, sid: object) -> bool:
+        return self._find(sid) >= 0
+
+    def get(self, sid: object, default: Any = None) -> Any:
+        p = self._find(sid)
+        return p if p >= 0 else default
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 class OverlayLookup(VocabLookup):
     """The base vocabulary's lookup, and the words a delta appended (never a base word)."""
 
@@ -387,7 +428,11 @@ def overlaid(base: GraphIndex, delta: Delta) -> GraphIndex:
         out=out, inc=inc, median_idf=delta.median_idf, paths=delta.paths,
         path_is_test=(base.path_is_test if same_paths else
                       [was_test[p] if p in was_test else is_test_path(p) for p in delta.paths]),
-        file_symbol=delta.file_symbol, term_df=df, **lazy_lookups(ids, names, lookup, df),
+        file_symbol=delta.file_symbol, term_df=df,
+        **{**lazy_lookups(ids, names, lookup, df), "pos_of_id": OverlayPositions(
+            plan, base.pos_of_id, {rows[piece][0]: plan.starts[k]
+                                   for k, piece in enumerate(plan.pieces)
+                                   if not isinstance(piece, tuple)}, ids)},
     )
     g._path_words = base.path_words() if same_paths else path_words_of(
         delta.paths, dict(zip(base.paths, base.path_words()[0], strict=True)))

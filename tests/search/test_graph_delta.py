@@ -36,6 +36,7 @@ __all__ = ["phase_log"]  # the fixture, used by name
 @pytest.fixture
 def never_compact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(graph_delta, "COMPACT_SHARE", 1.0)
+    monkeypatch.setattr(graph_delta, "COMPACT_BYTES", float("inf"))
 
 
 COLUMNS = ("ids", "names", "qualified", "kinds", "file_of", "lines", "end_lines", "visibility",
@@ -43,9 +44,15 @@ COLUMNS = ("ids", "names", "qualified", "kinds", "file_of", "lines", "end_lines"
 
 
 def _assert_item_by_item(g: GraphIndex, want: dict[str, object]) -> None:
-    """Each column read an item at a time (as a query reads it), then a slice, from the
-    end, and past the end, before anything reads it whole."""
+    """Each id looked up (a gone one is absent), then each column read an item at a time
+    (as a query reads it), then a slice, from the end, and past the end, before anything
+    reads it whole."""
     n = len(g.ids)
+    ids = want["ids"]
+    assert isinstance(ids, list)
+    assert [g.pos_of_id.get(sid) for sid in ids] == list(range(n))
+    gone = set(range(max(ids) + 2)) - set(ids)  # deleted and re-read symbols' old ids
+    assert not any(sid in g.pos_of_id or g.pos_of_id.get(sid) is not None for sid in gone)
     for name in COLUMNS:
         column, expected = getattr(g, name), want[name]
         assert [column[i] for i in range(n)] == expected, name
@@ -116,6 +123,7 @@ def test_a_delta_past_its_share_is_folded_into_a_new_cache(
     repo = make_repo({**FILES, "pkg/extra.py": EXTRA})
     _refresh(repo, phase_log)
     monkeypatch.setattr(graph_delta, "COMPACT_SHARE", 1.0)
+    monkeypatch.setattr(graph_delta, "COMPACT_BYTES", float("inf"))
     (repo / "pkg/util.py").write_text(UTIL.replace("def other(", "def other_renamed("))
     got, want, log = _refresh(repo, phase_log)
     assert "graph-delta" in log and _files(repo)[1].exists()
@@ -250,4 +258,38 @@ def test_degrees_follow_the_busiest_symbol_through_a_delta(
     (repo / "pkg/busy.py").write_text(busy)
     got, want, log = _refresh(repo, phase_log)
     assert "graph-delta" in log
+    _assert_same(got, want)
+
+
+def _hub_repo(callers: int) -> dict[str, str]:
+    """`_spread(30)` plus one function that `callers` others call, four to a module."""
+    files = _spread(30)
+    files["pkg/hub.py"] = "def hub(x):\n    return x\n"
+    for m in range(callers // 4):
+        files[f"pkg/use_{m}.py"] = "from pkg.hub import hub\n\n\n" + "".join(
+            f"def use_{m}_{k}(x):\n    return hub(x) + {k}\n\n\n" for k in range(4))
+    return files
+
+
+def test_a_delta_heavier_than_its_share_of_the_cache_is_folded(
+        make_repo: Callable[[dict[str, str]], Path], phase_log: Path) -> None:
+    """Each query decodes the delta whole: an edit touching few symbols but rewriting many
+    neighbours' edge lists (a hub's callers) is folded into the cache at once, while a leaf
+    edit in the same repository stays a delta (the default shares, both under
+    `COMPACT_SHARE` in symbols)."""
+    repo = make_repo(_hub_repo(200))
+    _refresh(repo, phase_log)
+    (repo / "pkg/mod_7.py").write_text(_spread(30)["pkg/mod_7.py"] + "def leaf(x):\n"
+                                       "    return x\n")
+    got, want, log = _refresh(repo, phase_log)
+    assert "graph-delta" in log and "graph-cache" not in log
+    _assert_same(got, want)
+    cache, delta = _files(repo)
+    assert len(delta.read_bytes()) < graph_delta.COMPACT_BYTES * len(cache)
+    (repo / "pkg/hub.py").write_text("def hub(x, y=0):\n    return x + y\n")
+    got, want, log = _refresh(repo, phase_log)
+    touched = int(log.split("graph-patch ", 1)[1].split()[0])
+    assert touched < graph_delta.COMPACT_SHARE * 1000  # not folded for its symbols
+    assert "graph-cache" in log and "graph-delta" not in log
+    assert not delta.exists()
     _assert_same(got, want)
