@@ -112,7 +112,7 @@ def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[
     for path, feats in fs.features.items():
         total = sum(feats.values())
         language = languages.get(path, "text")
-        if not plugin_for(language).grammar:
+        if not plugin_for(language).is_code:
             total *= w["not_code"]
             feats["x_not_code"] = w["not_code"]
         if path in test_paths and not about_tests:

@@ -49,6 +49,20 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  overloads=True),
 )
 
+#: Programming languages tracked at file level: their files are findable by path and
+#: words, and ranked as the source code they are (Swift's, Elixir's or Scala's files ranked
+#: as text, below the few files a repository has in a parsed language, gave a third of
+#: BM25's MRR on Phoenix's own history).
+_SOURCE_AS_TEXT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("swift", (".swift",)), ("scala", (".scala", ".sc")), ("lua", (".lua",)),
+    ("dart", (".dart",)), ("elixir", (".ex", ".exs")), ("erlang", (".erl", ".hrl")),
+    ("haskell", (".hs",)), ("ocaml", (".ml", ".mli")), ("fsharp", (".fs", ".fsi")),
+    ("clojure", (".clj", ".cljs", ".cljc")), ("elm", (".elm",)), ("julia", (".jl",)),
+    ("r", (".r", ".R")), ("perl", (".pl", ".pm")), ("objc", (".m", ".mm")),
+    ("zig", (".zig",)), ("nim", (".nim",)), ("crystal", (".cr",)), ("groovy", (".groovy",)),
+    ("powershell", (".ps1", ".psm1")), ("solidity", (".sol",)), ("vb", (".vb",)),
+)
+
 #: Text files tracked at file level (findable by path and content, no symbols).
 TEXT_LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("markdown", (".md", ".markdown", ".rst", ".txt")),
@@ -59,12 +73,7 @@ TEXT_LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("html", (".html", ".htm", ".vue", ".svelte")),
     LanguageSpec("css", (".css", ".scss", ".less")),
     LanguageSpec("sql", (".sql",)),
-    LanguageSpec("swift", (".swift",)),
-    LanguageSpec("scala", (".scala",)),
-    LanguageSpec("lua", (".lua",)),
-    LanguageSpec("dart", (".dart",)),
-    LanguageSpec("elixir", (".ex", ".exs")),
-    LanguageSpec("haskell", (".hs",)),
+    *(LanguageSpec(name, exts, source=True) for name, exts in _SOURCE_AS_TEXT),
     LanguageSpec("protobuf", (".proto",)),
     LanguageSpec("graphql", (".graphql", ".gql")),
     LanguageSpec("xml", (".xml",)),

@@ -45,3 +45,10 @@ class LanguageSpec:
     # the file that makes a folder a module and lists what it holds (Rust's `mod.rs`,
     # Python's `__init__.py`, `index.ts`): where a new piece of the folder is registered
     module_files: tuple[str, ...] = ()
+    # a programming language held at file level (no grammar here): its files are source
+    # code, ranked as code, not as the docs and configuration the other text files are
+    source: bool = False
+
+    @property
+    def is_code(self) -> bool:
+        return self.grammar is not None or self.source
