@@ -271,7 +271,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                     continue  # a zero-width or blank name (error recovery) defines nothing
                 owner = caps.get("owner")
                 defs[(node.start_byte, node.end_byte)] = _Def(
-                    node.start_byte, node.end_byte, node, _text(names[0]),
+                    node.start_byte, node.end_byte, node, _text(names[0]).strip("`"),
                     Kind(key.split(".", 1)[1]), doc[0] if doc else None,
                     _text(owner[0]) if owner else "", "declaration" in caps,
                 )

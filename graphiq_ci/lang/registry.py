@@ -47,6 +47,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", "kotlin.scm",
                  import_candidates=imports.dotted_class(".kt"), implicit_self=True,
                  overloads=True),
+    LanguageSpec("swift", (".swift",), "swift", "swift.scm", constructor_names=("init",),
+                 implicit_self=True, overloads=True),
 )
 
 #: Programming languages tracked at file level: their files are findable by path and
@@ -54,8 +56,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 #: as text, below the few files a repository has in a parsed language, gave a third of
 #: BM25's MRR on Phoenix's own history).
 _SOURCE_AS_TEXT: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("swift", (".swift",)), ("scala", (".scala", ".sc")), ("lua", (".lua",)),
-    ("dart", (".dart",)), ("elixir", (".ex", ".exs")), ("erlang", (".erl", ".hrl")),
+    ("scala", (".scala", ".sc")), ("lua", (".lua",)), ("dart", (".dart",)),
+    ("elixir", (".ex", ".exs")), ("erlang", (".erl", ".hrl")),
     ("haskell", (".hs",)), ("ocaml", (".ml", ".mli")), ("fsharp", (".fs", ".fsi")),
     ("clojure", (".clj", ".cljs", ".cljc")), ("elm", (".elm",)), ("julia", (".jl",)),
     ("r", (".r", ".R")), ("perl", (".pl", ".pm")), ("objc", (".m", ".mm")),

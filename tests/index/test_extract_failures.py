@@ -37,6 +37,7 @@ SOURCES = {
     ".rb": "def ok\n  1\nend\n",
     ".php": "<?php\nfunction ok() { return 1; }\n",
     ".kt": "fun ok(): Int = 1\n",
+    ".swift": "func ok() -> Int { return 1 }\n",
 }
 
 
