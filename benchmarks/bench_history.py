@@ -14,9 +14,9 @@ One clone (sharing the objects) walks the commits oldest first, so each step re-
 what the previous commit changed. Prints file MRR, Recall@1 and Recall@5 over the tasks, a row
 per repository with its main language, and the graphiq-ci commit that ranked. `--bm25` ranks
 the same tasks with the shared benchmark's whole-file BM25 in the same run (any repository's
-history, in any language graphiq-ci parses, against the baseline: the development splits
-cover seven languages). `--zero-weights` sets every ranking weight to 0: the guard's proof
-that the floor catches a broken ranking.
+history, in any language graphiq-ci parses or holds as source text, against the baseline:
+the development splits cover seven languages). `--zero-weights` sets every ranking weight
+to 0: the guard's proof that the floor catches a broken ranking.
 """
 
 from __future__ import annotations
@@ -50,9 +50,12 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def _is_code(path: str) -> bool:
-    from graphiq_ci.lang.registry import LANGUAGES, detect_language
+    """Source code: a language graphiq-ci parses, or one it holds at file level (Swift,
+    Elixir, …; `LanguageSpec.source`), never markup or configuration."""
+    from graphiq_ci.lang.registry import detect_language, plugin_for
 
-    return detect_language(path) in {spec.name for spec in LANGUAGES}
+    language = detect_language(path)
+    return language is not None and plugin_for(language).is_code
 
 
 def mine(repo: Path, limit: int, until: str = "HEAD") -> list[Task]:
