@@ -18,6 +18,9 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
                         nested in it (a Go receiver)
     @declaration        on a definition node too: it only declares the name (a C prototype),
                         the body is elsewhere (index/pairs.py finds it)
+    @body               inside a definition's match: its body, when the grammar puts it beside
+                        the definition node rather than in it (Dart's method_signature, then
+                        function_body): the symbol's range runs to the body's end
 
 One predicate of ours, `(#has-parent? @x kind kind.field …)`: @x's parent is one of these kinds
 (and @x sits in that field of it: nvim-treesitter's predicate of that name, plus fields). It
@@ -142,6 +145,7 @@ class _Def:
     doc_node: ts.Node | None
     owner: str = ""
     declaration: bool = False
+    body: ts.Node | None = None  # a body beside the definition node (Dart), in its range
     parent: _Def | None = None
     qualified: str = ""
     children: list[_Def] = field(default_factory=list)
@@ -270,10 +274,12 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 if not names or known is not None or not _text(names[0]).strip():
                     continue  # a zero-width or blank name (error recovery) defines nothing
                 owner = caps.get("owner")
+                body = caps.get("body")
                 defs[(node.start_byte, node.end_byte)] = _Def(
-                    node.start_byte, node.end_byte, node, _text(names[0]).strip("`"),
-                    Kind(key.split(".", 1)[1]), doc[0] if doc else None,
-                    _text(owner[0]) if owner else "", "declaration" in caps,
+                    node.start_byte, body[0].end_byte if body else node.end_byte, node,
+                    _text(names[0]).strip("`"), Kind(key.split(".", 1)[1]),
+                    doc[0] if doc else None, _text(owner[0]) if owner else "",
+                    "declaration" in caps, body[0] if body else None,
                 )
             elif key.startswith("reference."):
                 names = caps.get("name")
@@ -317,8 +323,9 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
         out.symbols.append(
             Symbol(
                 name=d.name, qualified=d.qualified, kind=d.kind,
-                line=d.node.start_point[0] + 1, end_line=d.node.end_point[0] + 1,
-                signature=signature, doc=doc_text, source=_text(d.node)[:MAX_SOURCE_CHARS],
+                line=d.node.start_point[0] + 1, end_line=(d.body or d.node).end_point[0] + 1,
+                signature=signature, doc=doc_text,
+                source=data[d.start:d.end].decode("utf-8", "replace")[:MAX_SOURCE_CHARS],
                 visibility=_visibility(d.name, signature),
                 parent=d.parent.qualified if d.parent else (d.owner or None),
                 declaration=d.declaration,

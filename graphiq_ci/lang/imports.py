@@ -110,3 +110,32 @@ def go(spec: str, from_path: str) -> list[str]:
 def ruby(spec: str, from_path: str) -> list[str]:
     spec = spec.strip("'\"")
     return [_join(from_path, spec) + ".rb", f"lib/{spec}.rb", f"*/{spec}.rb"]
+
+
+#: folders of a Dart package (beside its pubspec.yaml) whose files import it by name
+_DART_PACKAGE_DIRS = frozenset(
+    "lib bin test example tool benchmark integration_test test_driver web".split())
+
+
+def dart(spec: str, from_path: str) -> list[str]:
+    """`'src/x.dart'` is relative to the importing file; `package:name/x.dart` is `x.dart` in
+    the `lib/` of package `name`: in a folder named after it (a monorepo's
+    `pkgs/name/lib/x.dart`), else in the importing file's own package (its folder above
+    `lib/`, `test/`, …: a package importing itself under a folder named otherwise), else in
+    the repository's root package. `dart:` libraries are the SDK's: nothing."""
+    spec = spec.strip("'\"")
+    if spec.startswith("package:"):
+        name, _, rest = spec.removeprefix("package:").partition("/")
+        if not name or not rest:
+            return []
+        out = [f"*/{name}/lib/{rest}"]
+        parts = from_path.split("/")[:-1]
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i] in _DART_PACKAGE_DIRS:
+                if i:
+                    out.append("/".join([*parts[:i], "lib", rest]))
+                break
+        return [*out, f"lib/{rest}"]
+    if not spec or ":" in spec:
+        return []  # `dart:io`, another scheme
+    return [_join(from_path, spec)]

@@ -38,6 +38,7 @@ SOURCES = {
     ".php": "<?php\nfunction ok() { return 1; }\n",
     ".kt": "fun ok(): Int = 1\n",
     ".swift": "func ok() -> Int { return 1 }\n",
+    ".dart": "int ok() => 1;\n",
 }
 
 
