@@ -139,3 +139,49 @@ def dart(spec: str, from_path: str) -> list[str]:
     if not spec or ":" in spec:
         return []  # `dart:io`, another scheme
     return [_join(from_path, spec)]
+
+
+def _underscore(part: str) -> str:
+    """A module alias's part as its file is named (Elixir's `Macro.underscore`): `LongPoll`
+    → long_poll, `HTTPClient` → http_client, `Base64Url` → base64_url."""
+    out = []
+    for i, ch in enumerate(part):
+        if ch.isupper() and i and (not part[i - 1].isupper() or (
+                i + 1 < len(part) and part[i + 1].islower())) and part[i - 1] != "_":
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def elixir(spec: str, from_path: str) -> list[str]:
+    """`Phoenix.Router.Helpers` → lib/phoenix/router/helpers.ex (Mix's layout: the alias's
+    parts in snake case under `lib/`), an umbrella app's `apps/*/lib/…`, then the same path
+    anywhere; then the parent module's file, which often defines the nested module
+    (`Phoenix.Router.NoRouteError` in router.ex); last a test helper in `test/support/`,
+    named by the last part (`RouterHelper`: test/support/router_helper.exs). A Mix task
+    `Mix.Tasks.Phx.Gen.Secret` is lib/mix/tasks/phx.gen.secret.ex; `__MODULE__.Route` in
+    lib/phoenix/router.ex is lib/phoenix/router/route.ex. A one-part name (`Logger`,
+    `GenServer`: mostly Elixir's own; or a member of `alias Phoenix.Router.{Route, Scope}`,
+    which the query names alone) is looked for beside the importing file's own module, where
+    a module aliasing several of its children finds them (router.ex: router/route.ex), and
+    under `lib/`; never by suffix, which matched lib/phoenix/logger.ex for `require Logger`."""
+    parts = [p for p in spec.strip().split(".") if p]
+    if not parts or not all(p.replace("_", "").isalnum() for p in parts):
+        return []  # `:erlang_module`, `unquote(x)`, an odd name
+    snake = [_underscore(p) for p in parts]
+    if parts[0] == "__MODULE__":
+        stem = posixpath.splitext(from_path)[0]
+        return [f"{stem}/{'/'.join(snake[1:])}.ex"] if len(parts) > 1 else []
+    rel = "/".join(snake)
+    out = [f"lib/{rel}.ex", f"*/lib/{rel}.ex"]
+    if len(parts) == 1:  # a member of `alias Phoenix.Router.{Route}`, in router.ex: route.ex
+        out.insert(0, f"{posixpath.splitext(from_path)[0]}/{rel}.ex")
+    else:
+        out.append(f"*/{rel}.ex")
+    if len(parts) > 2 and parts[:2] == ["Mix", "Tasks"]:
+        task = ".".join(snake[2:])
+        out[:0] = [f"lib/mix/tasks/{task}.ex", f"*/lib/mix/tasks/{task}.ex"]
+    elif len(parts) > 2:
+        parent = "/".join(snake[:-1])
+        out += [f"lib/{parent}.ex", f"*/lib/{parent}.ex"]
+    return out + [f"*/test/support/{snake[-1]}.ex", f"*/test/support/{snake[-1]}.exs"]

@@ -51,6 +51,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  implicit_self=True, overloads=True),
     LanguageSpec("dart", (".dart",), "dart", "dart.scm", import_candidates=imports.dart,
                  implicit_self=True),
+    LanguageSpec("elixir", (".ex", ".exs"), "elixir", "elixir.scm",
+                 import_candidates=imports.elixir),
 )
 
 #: Programming languages tracked at file level: their files are findable by path and
@@ -59,7 +61,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 #: BM25's MRR on Phoenix's own history).
 _SOURCE_AS_TEXT: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scala", (".scala", ".sc")), ("lua", (".lua",)),
-    ("elixir", (".ex", ".exs")), ("erlang", (".erl", ".hrl")),
+    ("erlang", (".erl", ".hrl")),
     ("haskell", (".hs",)), ("ocaml", (".ml", ".mli")), ("fsharp", (".fs", ".fsi")),
     ("clojure", (".clj", ".cljs", ".cljc")), ("elm", (".elm",)), ("julia", (".jl",)),
     ("r", (".r", ".R")), ("perl", (".pl", ".pm")), ("objc", (".m", ".mm")),

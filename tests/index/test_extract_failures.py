@@ -39,6 +39,7 @@ SOURCES = {
     ".kt": "fun ok(): Int = 1\n",
     ".swift": "func ok() -> Int { return 1 }\n",
     ".dart": "int ok() => 1;\n",
+    ".ex": "defmodule Ok do\n  def ok, do: 1\nend\n",
 }
 
 
