@@ -194,12 +194,13 @@ def _signature(node: ts.Node, data: bytes) -> str:
 
 
 def _visibility(name: str, signature: str) -> str:
-    """Private by convention (`_x`, `#x`) or modifier before the name; dunders are public."""
+    """Private by convention (`_x`, `#x`) or modifier before the name (Elixir's `defp` is
+    its own keyword); dunders are public."""
     head = signature.split(name, 1)[0] if name and name in signature \
         else signature.split("(", 1)[0]
     dunder = name.startswith("__") and (name.endswith("__") or name[2:3].isalpha())
     if (name.startswith(("_", "#")) and not dunder) or re.search(
-            r"\b(private|protected|internal)\b", head):
+            r"\b(private|protected|internal|defp|defmacrop|defguardp)\b", head):
         return "private"
     if re.search(r"\b(pub|public|export)\b", head):
         return "public"

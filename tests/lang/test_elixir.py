@@ -93,6 +93,8 @@ def test_elixir_symbols() -> None:
     assert find.signature == "def find(id) when is_integer(id) do"
     assert symbol(parsed, "Shop.Orders.NotFoundError").parent == "Shop.Orders"
     assert symbol(parsed, "Shop.Line.price").parent == "Shop.Line"
+    assert symbol(parsed, "Shop.Orders.validate").visibility == "private"  # defp
+    assert symbol(parsed, "Shop.Orders.find").visibility == ""
 
 
 def test_elixir_references() -> None:
