@@ -26,10 +26,11 @@ def as_text(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+#: SwiftPM keeps tests in `Tests/<Module>Tests/…Tests.swift`, .NET often in `Tests/`
 _TEST = re.compile(
-    r"(^|/)(tests?|__tests__|specs?|testing|__mocks__|fixtures?)/"
+    r"(^|/)(tests?|Tests|__tests__|specs?|testing|__mocks__|fixtures?)/"
     r"|(^|/)test_[^/]*$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$"
-    r"|(^|/)[^/]*Tests?\.(java|cs|kt|php)$|(^|/)conftest\.py$"
+    r"|(^|/)[^/]*Tests?\.(java|cs|kt|php|swift|scala|dart)$|(^|/)conftest\.py$"
 )
 _VENDORED = re.compile(
     r"(^|/)(node_modules|vendor|third_party|bower_components|\.venv|venv|site-packages|dist|build)/"

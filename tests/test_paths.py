@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphiq_ci.paths import subject_of_test
+from graphiq_ci.paths import is_test_path, subject_of_test
 
 
 @pytest.mark.parametrize(("path", "subject"), [
@@ -21,3 +21,21 @@ from graphiq_ci.paths import subject_of_test
 ])
 def test_a_test_file_is_named_after_what_it_tests(path: str, subject: str) -> None:
     assert subject_of_test(path) == subject
+
+
+@pytest.mark.parametrize(("path", "test"), [
+    ("Tests/AlamofireTests/RequestTests.swift", True),   # SwiftPM
+    ("Source/Core/Request.swift", False),
+    ("Tests/ParseUrl.cs", True),                         # a .NET `Tests/` folder
+    ("src/test/scala/scopt/ParserSpec.scala", True),     # sbt
+    ("core/src/main/scala/scopt/OptionParserTests.scala", True),
+    ("test/client_test.dart", True),                     # package:test
+    ("lib/src/client.dart", False),
+    ("test/phoenix/router_test.exs", True),              # ExUnit
+    ("lib/phoenix/router.ex", False),
+    ("spec/kong/01-unit/01-db/schema_spec.lua", True),   # busted
+    ("kong/db/schema/init.lua", False),
+    ("src/main/java/a/Tester.java", False),
+])
+def test_a_test_file_is_told_by_its_languages_conventions(path: str, test: bool) -> None:
+    assert is_test_path(path) is test
