@@ -185,3 +185,82 @@ def elixir(spec: str, from_path: str) -> list[str]:
         parent = "/".join(snake[:-1])
         out += [f"lib/{parent}.ex", f"*/lib/{parent}.ex"]
     return out + [f"*/test/support/{snake[-1]}.ex", f"*/test/support/{snake[-1]}.exs"]
+
+
+def lua(spec: str, from_path: str) -> list[str]:
+    """`require "a.b.c"` → a/b/c.lua or a/b/c/init.lua from the root (package.path's `./?.lua`
+    and `./?/init.lua`), under `lua/` (a Neovim plugin's runtime folder) or `src/`, then the
+    same paths anywhere (a rock's own folder, a LuaRocks tree vendored in). A one-part name
+    (`cjson`, `ffi`, `lpeg`) is mostly a C module or a rock: never matched by suffix. A
+    require is never relative to the requiring file."""
+    parts = [p for p in spec.strip().replace("/", ".").split(".") if p]
+    if not parts or not all(p.replace("_", "").replace("-", "").isalnum() for p in parts):
+        return []  # a path with spaces, `..`, or another odd string
+    stem = "/".join(parts)
+    out = [f"{stem}.lua", f"{stem}/init.lua", f"lua/{stem}.lua", f"lua/{stem}/init.lua",
+           f"src/{stem}.lua", f"src/{stem}/init.lua"]
+    if len(parts) > 1:
+        out += [f"*/{stem}.lua", f"*/{stem}/init.lua"]
+    return out
+
+
+#: roots of imports that name the Scala and Java platforms (`collection.X` is scala.collection's:
+#: `scala._` is imported everywhere): found by their own path only (the scala/scala repository),
+#: never by a bare class name (scopt's own Seq.scala for `collection.{Seq => CSeq}`)
+_SCALA_PLATFORM = frozenset({"scala", "java", "javax", "collection", "concurrent", "annotation"})
+_SCALA_WILDCARDS = frozenset({"_", "*", "given"})
+
+
+def scala(spec: str, from_path: str) -> list[str]:
+    """An import as the query names it: a whole declaration (`import a.b.C`, `import a.b.C as
+    D`, `import a.b.{C => D}`, `import a.b._`, `import a.b.{given, *}`) or one of several
+    selectors alone (`C`, `D` of `import a.b.{C, D => E}`: the grammar gives an import's path
+    no node of its own).
+
+    `a.b.C` → a/b/C.scala (sbt's layout: the package's folders), then, when `B` is capitalised
+    (an object), C as its member (a/B.scala), then any C.scala (Scala ties no file to its
+    package, and a file may hold several classes; not for the platform's `scala.`/`java.`
+    imports, nor for a lower-case name). A wildcard `a.b._` imports an object's members
+    (a/b.scala) or a package's: its package object (a/b/package.scala), then a file of the
+    package's folder (it binds no name that file could wrongly claim). A bare name (a
+    selector, or a relative `import OEffect._`) is first looked for beside the importing file:
+    the same package, as Scala resolves it."""
+    text = " ".join(spec.replace("`", "").split())
+    here = posixpath.dirname(from_path)
+    beside = [posixpath.join(here, "{}.scala")] if here else ["{}.scala"]
+    if not text.startswith("import "):  # a selector: the name alone
+        if not text or not text.replace("_", "a").replace("$", "a").isalnum():
+            return []
+        return [p.format(text) for p in beside] + ([f"*/{text}.scala"] if text[0].isupper() else [])
+    body = text.removeprefix("import ").strip()
+    if "{" in body:  # one selector (`a.b.{C => D}`: a.b.C), or only wildcards: `a.b._`
+        prefix, _, selectors = body.partition("{")
+        named = []
+        for selector in selectors.rstrip("} ").split(","):
+            name, _, bound = selector.replace(" as ", "=>").partition("=>")
+            name, bound = name.strip(), bound.strip()
+            if name and name not in _SCALA_WILDCARDS and not name.startswith("given ") \
+                    and bound != "_":  # `{C => _}` hides C
+                named.append(name)
+        body = prefix.rstrip(". ") + "." + (named[0] if len(named) == 1 else "_")
+    body = body.rsplit(",", 1)[-1].strip()  # `import a.B, c.D`: the last, as the query binds
+    body = body.split(" as ", 1)[0].strip()
+    parts = [p.strip() for p in body.split(".") if p.strip()]
+    wildcard = bool(parts) and parts[-1] in _SCALA_WILDCARDS
+    if wildcard:
+        parts = parts[:-1]
+    if not parts or not all(p.replace("_", "a").replace("$", "a").isalnum() for p in parts):
+        return []
+    stem, last = "/".join(parts), parts[-1]
+    out = [p.format(last) for p in beside] if len(parts) == 1 else []
+    anywhere = parts[0] not in _SCALA_PLATFORM and last[:1].isupper()  # a class or object
+    if wildcard:
+        out += [f"*/{stem}.scala", f"*/{stem}/package.scala"]
+        out += [f"*/{last}.scala"] if anywhere else []
+        out += [f"*/{stem}/"] if len(parts) > 1 else []
+        return list(dict.fromkeys(out))
+    out.append(f"*/{stem}.scala")
+    if len(parts) > 1 and parts[-2][:1].isupper():  # a member of an object: `a.Obj.C`
+        out.append(f"*/{'/'.join(parts[:-1])}.scala")
+    out += [f"*/{last}.scala"] if anywhere else []
+    return list(dict.fromkeys(out))

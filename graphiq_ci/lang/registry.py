@@ -53,6 +53,11 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  implicit_self=True),
     LanguageSpec("elixir", (".ex", ".exs"), "elixir", "elixir.scm",
                  import_candidates=imports.elixir),
+    LanguageSpec("scala", (".scala", ".sc"), "scala", "scala.scm",
+                 import_candidates=imports.scala, implicit_self=True,
+                 overloads=True),
+    LanguageSpec("lua", (".lua",), "lua", "lua.scm", import_candidates=imports.lua,
+                 module_files=("init.lua",)),
 )
 
 #: Programming languages tracked at file level: their files are findable by path and
@@ -60,7 +65,6 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 #: as text, below the few files a repository has in a parsed language, gave a third of
 #: BM25's MRR on Phoenix's own history).
 _SOURCE_AS_TEXT: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("scala", (".scala", ".sc")), ("lua", (".lua",)),
     ("erlang", (".erl", ".hrl")),
     ("haskell", (".hs",)), ("ocaml", (".ml", ".mli")), ("fsharp", (".fs", ".fsi")),
     ("clojure", (".clj", ".cljs", ".cljc")), ("elm", (".elm",)), ("julia", (".jl",)),

@@ -40,6 +40,8 @@ SOURCES = {
     ".swift": "func ok() -> Int { return 1 }\n",
     ".dart": "int ok() => 1;\n",
     ".ex": "defmodule Ok do\n  def ok, do: 1\nend\n",
+    ".lua": "local function ok()\n  return 1\nend\n",
+    ".scala": "object A { def ok(): Int = 1 }\n",
 }
 
 
