@@ -155,11 +155,16 @@ def _text(node: ts.Node) -> str:
     return (node.text or b"").decode("utf-8", "replace")
 
 
+_COMMENT_OPEN = re.compile(r"^(///?|#+|/\*\*?|\*/|\*|---(?=[^-]|$)|--(?:\[=*\[)?|\"\"\"|''')\s?")
+
+
 def _clean_comment(text: str) -> str:
+    """A comment's words: markers stripped (`//`, `#`, `/** */`, `--`, LuaDoc's `---` and
+    `--[[`), lines joined."""
     lines = []
     for line in text.splitlines():
         line = line.strip()
-        line = re.sub(r"^(///?|#+|/\*\*?|\*/|\*|--|\"\"\"|''')\s?", "", line)
+        line = _COMMENT_OPEN.sub("", line)
         line = re.sub(r"(\*/|\"\"\"|''')$", "", line).strip()
         if line:
             lines.append(line)

@@ -76,8 +76,7 @@ def test_lua_symbols() -> None:
     }
     assert symbol(parsed, "_M").doc == "Cache module: a two-level cache."
     assert symbol(parsed, "make_key").doc == "Builds the key."
-    # LuaDoc's `---`: extract.py strips `--`, one `-` stays
-    assert symbol(parsed, "_M.new").doc == "- Creates a cache."
+    assert symbol(parsed, "_M.new").doc == "Creates a cache."  # LuaDoc's `---`
     get = symbol(parsed, "_M.get")
     assert (get.parent, get.end_line, get.arity) == ("_M", 35, "2")  # `self` is implicit
     assert get.signature == "function _M:get(ns, key)"
