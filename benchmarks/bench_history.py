@@ -30,8 +30,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _common, for --bm25
+from history_code import BUDGETS, CodeScores, changed_lines, gold_symbols, score  # noqa: E402
 
 MAX_FILES = 6
 
@@ -81,7 +83,8 @@ def mine(repo: Path, limit: int, until: str = "HEAD") -> list[Task]:
     return tasks[::-1]
 
 
-def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
+def context_of(root: Path, task: str, zero_weights: bool) -> Any:
+    """graphiq-ci's context for `task` at `root` (its files rank; its code is scored)."""
     from graphiq_ci.context import Options, build_context
     from graphiq_ci.context.files import FILE_WEIGHTS
     from graphiq_ci.search.weights import FEATURES
@@ -89,8 +92,11 @@ def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
     weights = tuple((k, 0.0) for k in FEATURES) if zero_weights else ()
     if zero_weights:  # the file ranker's own weights are not configurable: zero them here
         FILE_WEIGHTS.update(dict.fromkeys(FILE_WEIGHTS, 0.0))
-    ctx = build_context(root, task, Options(weights=weights))
-    return [f.path for f in ctx.files]
+    return build_context(root, task, Options(weights=weights))
+
+
+def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
+    return [f.path for f in context_of(root, task, zero_weights).files]
 
 
 @cache
@@ -142,24 +148,35 @@ class Scores:
 
 
 def measure(repo: Path, limit: int, until: str = "HEAD", zero_weights: bool = False,
-            bm25: bool = False) -> dict[str, object]:
+            bm25: bool = False, code: bool = False) -> dict[str, object]:
     tasks = mine(repo, limit, until)
     ours, baseline = Scores(), Scores()
+    code_ours, code_packer = CodeScores(), CodeScores()
     with tempfile.TemporaryDirectory(prefix="graphiq-history-") as tmp:
         wt = Path(tmp) / "clone"  # a clone sharing the objects: the repository is not touched
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(wt)],
                        check=True, capture_output=True)
         for t in tasks:
             _git(wt, "checkout", "-q", "--detach", t.parent)
-            ours.add(rank_files(wt, t.message, zero_weights), t.gold)
+            ctx = context_of(wt, t.message, zero_weights)
+            ours.add([f.path for f in ctx.files], t.gold)
             if bm25:
                 baseline.add(bm25_ranking(wt, t.message), t.gold)
+            if code:
+                from graphiq_ci.paths import is_test_path
+
+                source = [p for p in t.gold if not is_test_path(p)]
+                gold = gold_symbols(wt, changed_lines(wt, t.parent, t.commit, source))
+                if gold:
+                    score(ctx, wt, t.message, gold, code_ours, code_packer, Path(tmp))
     # the graphiq-ci commit that ranked: this project's, whatever repository was measured
     project = Path(__file__).resolve().parent.parent
     return {"repo": str(repo), "commit": _git(project, "rev-parse", "--short", "HEAD").strip(),
             "history_until": _git(repo, "rev-parse", "--short", until).strip(),
             "tasks": len(tasks), "zero_weights": zero_weights, **ours.summary(),
-            **({"bm25": baseline.summary()} if bm25 else {})}
+            **({"bm25": baseline.summary()} if bm25 else {}),
+            **({"code": code_ours.summary(), "code_packer": code_packer.summary()}
+               if code else {})}
 
 
 def _language(repo: Path, until: str) -> str:
@@ -186,11 +203,15 @@ def main() -> int:
     ap.add_argument("--zero-weights", action="store_true", help="rank with every weight 0")
     ap.add_argument("--bm25", action="store_true", help="rank with the benchmark's whole-file "
                     "BM25 too, in the same run (needs ../shared/bench)")
+    ap.add_argument("--code", action="store_true", help="also score the code each prompt "
+                    "shows (CodeR, Full at 2000 and 8000 tokens) against the BM25 chunk packer, "
+                    "in the same run (needs ../shared/bench; history_code.py)")
     args = ap.parse_args()
     repos = args.repo or [Path(__file__).resolve().parent.parent]
     rows = []
     for repo in repos:
-        result = measure(repo.resolve(), args.limit, args.until, args.zero_weights, args.bm25)
+        result = measure(repo.resolve(), args.limit, args.until, args.zero_weights, args.bm25,
+                         args.code)
         if args.json:
             print(json.dumps(result))
         rows.append((repo, result))
@@ -212,7 +233,31 @@ def main() -> int:
             ratio = f"{r['mrr'] / b['mrr']:.2f}×" if b["mrr"] else "-"  # type: ignore[operator]
             line += f" {b['mrr']} | {b['recall_at_1']} | {b['recall_at_5']} | {ratio} |"
         print(line)
+    if args.code:
+        _print_code(rows, args.until)
     return 0
+
+
+def _print_code(rows: list[tuple[Path, dict[str, Any]]], until: str) -> None:
+    """The code table: graphiq-ci's prompt, then the packer's, per budget; the packer's
+    cells are `-` for a language its extension list leaves out (it shows none of its code)."""
+    import _common as C
+
+    from graphiq_ci.lang.registry import plugin_for
+
+    packed = C.load_bench_module("peers/common").SOURCE_EXT
+    cols = [f"{m} {b}" for b in BUDGETS for m in ("CodeR", "Full")]
+    head = ("\n| repository | tasks with gold code | "
+            + " | ".join(f"{c} | packer {c}" for c in cols) + " |")
+    print(head + "\n|" + "---|" * (head.count("|") - 1))
+    for repo, r in rows:
+        ours, packer = r["code"], r["code_packer"]
+        language = _language(repo, until)
+        covered = language != "-" and bool(set(plugin_for(language).extensions) & packed)
+        name = repo.name if repo.name not in ("repo", ".git") else repo.parent.name
+        cells = [f"{ours[k]} | {packer[k] if covered else '-'}"
+                 for b in BUDGETS for k in (f"code_r_{b}", f"full_{b}")]
+        print(f"| {name} | {ours['code_tasks']} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

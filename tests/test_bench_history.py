@@ -73,3 +73,41 @@ def test_bm25_ranks_the_same_tasks_in_the_same_run(tmp_path: Path) -> None:
     cells = row.split(" | ")
     assert cells[3] == "2" and 0.0 < float(cells[7]) <= 1.0
     assert cells[10] == f"{float(cells[4]) / float(cells[7]):.2f}× |"
+
+
+def test_gold_code_is_the_innermost_definition_holding_a_changed_line(tmp_path: Path) -> None:
+    """history_code's gold: a changed line counts for the method holding it, not its class;
+    an inserted line for the definition it was inserted in; a test file is left out."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from history_code import changed_lines, gold_symbols
+
+    from graphiq_ci.index import run_index
+
+    repo = _ruby_repo(tmp_path)
+    edited = INVOICE.replace("    total - total", "    total = total.round\n    total - total")
+    (repo / "lib" / "invoice.rb").write_text(edited)
+    _git(repo, "commit", "-q", "-am", "Round the total first")
+    head = subprocess.run(["git", "-C", str(repo), "log", "--format=%H"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    cases = {head[2]: ("lib/invoice.rb", "Invoice.apply_discount", 2),   # `/ 100.0`, line 3
+             head[0]: ("lib/invoice.rb", "Invoice.apply_discount", 2)}   # inserted after 2
+    for commit, (path, qualified, line) in cases.items():
+        parent = f"{commit}~1"
+        _git(repo, "checkout", "-q", "--detach", parent)
+        run_index(repo)
+        changed = changed_lines(repo, parent, commit, [path])
+        assert [(g["file"], g["qualname"], g["line"]) for g in gold_symbols(repo, changed)] \
+            == [(path, qualified, line)], commit
+
+
+@pytest.mark.skipif(not (BENCH_DIR / "peers" / "bm25_prompt.py").exists(),
+                    reason=f"--code needs the shared benchmark at {BENCH_DIR}")
+def test_the_code_each_prompt_shows_is_scored_in_the_same_run(tmp_path: Path) -> None:
+    repo = _ruby_repo(tmp_path)
+    lines = [line for line in _run("--repo", str(repo), "--limit", "5", "--code").splitlines()
+             if line.startswith("|")]
+    header, row = lines[-3], lines[-1]
+    assert header.split(" | ")[1:4] == ["tasks with gold code", "CodeR 2000", "packer CodeR 2000"]
+    cells = row.split(" | ")
+    assert cells[0] == "| shop" and cells[1] == "2"
+    assert float(cells[2]) == 1.0  # each method is the first, and whole, in a small prompt
