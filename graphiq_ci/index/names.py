@@ -18,7 +18,9 @@ from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
 from graphiq_ci.store import Store, chunks
 
-_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS)
+#: what a qualified call can be made through (`Type.member`): the types, and modules, which
+#: Elixir (`Shop.Repo.get(id)`) and Ruby (`module_function`) call into by name as well
+_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS) | {"module"}
 _TYPE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_TYPE_KIND_VALUES))
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
@@ -218,7 +220,11 @@ class NameTable:
         return found | (types & self.bases.keys())
 
     def defines_type(self, type_name: str) -> bool:
-        return any(d.is_type for d in self.by_name.get(type_name.rsplit(".", 1)[-1], []))
+        """A type of this repository is named `type_name`: by its last name (`Outer.Inner`
+        is `Inner`), or whole where a definition's name is dotted (Elixir's `defmodule
+        Shop.Repo`)."""
+        return any(d.is_type for name in {type_name, type_name.rsplit(".", 1)[-1]}
+                   for d in self.by_name.get(name, []))
 
     def import_target(self, spec: str, file_id: int) -> int | None:
         """The file an import names, by the importing language's path convention."""

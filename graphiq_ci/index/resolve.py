@@ -275,8 +275,8 @@ def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
     for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:
             names.add(name)
-        if receiver_type:
-            names.add(receiver_type.rsplit(".", 1)[-1])
+        if receiver_type:  # a type by its last name, a module (`Shop.Repo`) by its whole one
+            names.update((receiver_type, receiver_type.rsplit(".", 1)[-1]))
         if bare:  # the enclosing types a bare call may inherit from (`_inherited`)
             names.update(t.qualified_of.get(src, "").split("."))
     for sid in _test_sources(t, rows):

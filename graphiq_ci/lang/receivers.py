@@ -96,8 +96,11 @@ class Bindings:
             type_name = owner.qualified if owner else ""
         else:
             type_name = self._variable(head, scope)
-            if not type_name and not rest and head[:1].isupper() and head not in self.imported:
-                return head  # a static or class-level call on a type: `Jsoup.parse(html)`
+            if not type_name and head[:1].isupper() and head not in self.imported \
+                    and all(part[:1].isupper() for part in rest):
+                # a static or class-level call on a type, or a module: `Jsoup.parse(html)`,
+                # Elixir's `Shop.Repo.get(id)`
+                return receiver
         for attr in rest:
             type_name = self.get(type_name, attr) if type_name else ""
         return type_name

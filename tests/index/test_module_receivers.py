@@ -1,0 +1,46 @@
+"""A call through a module's name (`Shop.Repo.get(id)` in Elixir) reaches the module's
+function: a module is a namespace a qualified call names, as a class is. Before, a receiver
+that named no class or struct counted as external and the call stayed unresolved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from graphiq_ci.index import run_index
+
+from .test_name_facts import call_edges
+
+ELIXIR = {
+    "lib/shop/repo.ex": """defmodule Shop.Repo do
+  def get(id), do: {:ok, id}
+  def all(), do: []
+end
+""",
+    "lib/shop/cache.ex": """defmodule Shop.Cache do
+  def get(key), do: {:miss, key}
+end
+""",
+    "lib/shop/orders.ex": """defmodule Shop.Orders do
+  def find(id) do
+    Shop.Repo.get(id)
+  end
+
+  def cached(key), do: Shop.Cache.get(key)
+
+  def external(x), do: Jason.encode(x)
+end
+""",
+}
+
+
+def test_a_call_through_a_module_name_reaches_its_function(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    repo = make_repo(ELIXIR)
+    run_index(repo)
+    found = {(caller, callee, path) for caller, callee, path in call_edges(repo)
+             if str(caller).startswith("Shop.Orders")}
+    assert found == {
+        ("Shop.Orders.find", "Shop.Repo.get", "lib/shop/repo.ex"),
+        ("Shop.Orders.cached", "Shop.Cache.get", "lib/shop/cache.ex"),
+    }  # `Jason` is not this repository's: no edge
