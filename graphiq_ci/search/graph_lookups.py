@@ -115,9 +115,10 @@ class Idf(Mapping[str, float]):
         return isinstance(term, str) and self._count(term) > 0
 
 
-class PositionOfId(Mapping[int, int]):
-    """Symbol id → position by bisection: positions follow ids (`build` orders by id and
-    `graph_update` keeps the order), so no dict of every id is built."""
+class IdPositions(Mapping[int, int]):
+    """Symbol id → position, by `_find` (-1: no such symbol), over the graph's ids in
+    order. `get` skips Mapping's KeyError round trip: the graph's callers look ids up tens
+    of thousands of times a query."""
 
     __slots__ = ("_ids",)
 
@@ -125,11 +126,7 @@ class PositionOfId(Mapping[int, int]):
         self._ids = ids
 
     def _find(self, sid: object) -> int:
-        if isinstance(sid, int):
-            k = bisect_left(self._ids, sid)
-            if k < len(self._ids) and self._ids[k] == sid:
-                return k
-        return -1
+        raise NotImplementedError
 
     def __getitem__(self, sid: int) -> int:
         k = self._find(sid)
@@ -141,8 +138,6 @@ class PositionOfId(Mapping[int, int]):
         return self._find(sid) >= 0
 
     def get(self, sid: object, default: Any = None) -> Any:
-        """Mapping.get without its KeyError round trip: the graph's callers look ids up
-        tens of thousands of times a query."""
         k = self._find(sid)
         return k if k >= 0 else default
 
@@ -151,6 +146,20 @@ class PositionOfId(Mapping[int, int]):
 
     def __len__(self) -> int:
         return len(self._ids)
+
+
+class PositionOfId(IdPositions):
+    """By bisection: positions follow ids (`build` orders by id and `graph_update` keeps the
+    order), so no dict of every id is built."""
+
+    __slots__ = ()
+
+    def _find(self, sid: object) -> int:
+        if isinstance(sid, int):
+            k = bisect_left(self._ids, sid)
+            if k < len(self._ids) and self._ids[k] == sid:
+                return k
+        return -1
 
 
 class NameIndex:

@@ -24,6 +24,7 @@ from typing import Any, TypeVar, overload
 
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search.graph import GraphIndex, lazy_lookups, path_words_of
+from graphiq_ci.search.graph_lookups import IdPositions
 from graphiq_ci.search.graph_views import (
     NO_TERMS,
     Adjacency,
@@ -208,17 +209,18 @@ class _Appended(Sequence[T]):
         return chain(map(self.__getitem__, range(len(self._base))), self._more)
 
 
-class OverlayPositions(Mapping[int, int]):
+class OverlayPositions(IdPositions):
     """Symbol id → position in the new order: a fresh row's from a dict, any other by the
     base's own bisection (in C, over its array) and the plan. Bisecting the overlaid ids
     column instead read it item by item through the plan: 13 reads per lookup, a fifth of a
     warm `context` on zod through a delta."""
 
-    __slots__ = ("_base", "_fresh", "_ids", "_plan")
+    __slots__ = ("_base", "_fresh", "_plan")
 
     def __init__(self, plan: Plan, base: Mapping[int, int], fresh: dict[int, int],
                  ids: Sequence[int]) -> None:
-        self._plan, self._base, self._fresh, self._ids = plan, base, fresh, ids
+        super().__init__(ids)
+        self._plan, self._base, self._fresh = plan, base, fresh
 
     def _find(self, sid: object) -> int:
         if not isinstance(sid, int):
@@ -228,25 +230,6 @@ class OverlayPositions(Mapping[int, int]):
             return p
         o = self._base.get(sid, -1)
         return self._plan.kept(o) if o >= 0 else -1  # -1: the symbol is gone or re-read
-
-    def __getitem__(self, sid: int) -> int:
-        p = self._find(sid)
-        if p < 0:
-            raise KeyError(sid)
-        return p
-
-    def __contains__(self, sid: object) -> bool:
-        return self._find(sid) >= 0
-
-    def get(self, sid: object, default: Any = None) -> Any:
-        p = self._find(sid)
-        return p if p >= 0 else default
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
 
 
 class OverlayLookup(VocabLookup):
