@@ -52,7 +52,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("dart", (".dart",), "dart", "dart.scm", import_candidates=imports.dart,
                  implicit_self=True),
     LanguageSpec("elixir", (".ex", ".exs"), "elixir", "elixir.scm",
-                 import_candidates=imports.elixir),
+                 import_candidates=imports.elixir, implicit_self=True),
     LanguageSpec("scala", (".scala", ".sc"), "scala", "scala.scm",
                  import_candidates=imports.scala, implicit_self=True,
                  overloads=True),

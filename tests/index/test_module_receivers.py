@@ -44,3 +44,21 @@ def test_a_call_through_a_module_name_reaches_its_function(
         ("Shop.Orders.find", "Shop.Repo.get", "lib/shop/repo.ex"),
         ("Shop.Orders.cached", "Shop.Cache.get", "lib/shop/cache.ex"),
     }  # `Jason` is not this repository's: no edge
+
+
+def test_a_bare_call_inside_an_impl_reaches_its_own_helper(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`defimpl … for: Shop.Line` is a class, its functions methods: a bare call of one of
+    them from another is a call within the class (Elixir's `implicit_self`)."""
+    repo = make_repo({"lib/shop/line.ex": """defprotocol Shop.Priced do
+  def price(item)
+end
+
+defimpl Shop.Priced, for: Shop.Line do
+  def price(line), do: total(line) * 2
+
+  defp total(line), do: line.qty
+end
+"""})
+    run_index(repo)
+    assert ("Shop.Line.price", "Shop.Line.total", "lib/shop/line.ex") in call_edges(repo)
