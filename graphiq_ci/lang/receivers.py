@@ -3,7 +3,8 @@
 `obj.send()` names `send`, and a repository may define many. The type of `obj` picks one when
 the file itself says what `obj` is:
 
-    self / this / cls            the enclosing class (a Rust `impl` block, a Go receiver's type)
+    self / this / cls            the enclosing class (a Rust `impl` block), or the type a method
+                                 is declared on from outside it (Lua's `function M:f()`)
     a capitalised name           itself, a type (`Jsoup.parse()`, `Config.load()`), unless the
                                  file binds it otherwise (a variable, an import alias)
     a parameter or variable      with a type annotation (`c: Client`, `Client c`, `c *Client`)
@@ -33,6 +34,7 @@ MAX_RECEIVER_CHARS = 80
 class Scope(Protocol):
     qualified: str
     kind: Kind
+    owner: str  # the type a definition belongs to when it is not nested in it (`@owner`)
 
     @property
     def parent(self) -> Scope | None: ...
@@ -42,6 +44,14 @@ def enclosing_type(scope: Scope | None) -> Scope | None:
     while scope is not None and scope.kind not in TYPE_KINDS:
         scope = scope.parent
     return scope
+
+
+def _owner_of(scope: Scope | None) -> str:
+    """The type an enclosing method belongs to from outside its body (`@owner`: a Go
+    receiver's type, Lua's `M` of `function M:f()`): what `self` is there."""
+    while scope is not None and not scope.owner:
+        scope = scope.parent
+    return scope.owner if scope else ""
 
 
 def binding_scope(scope: Scope | None, attribute: bool) -> str:
@@ -93,7 +103,7 @@ class Bindings:
             return ""  # another call, an index, a literal: not cheap to type
         if head in SELF_NAMES:
             owner = enclosing_type(scope)
-            type_name = owner.qualified if owner else ""
+            type_name = owner.qualified if owner else _owner_of(scope)
         else:
             type_name = self._variable(head, scope)
             if not type_name and head[:1].isupper() and head not in self.imported \

@@ -168,3 +168,27 @@ def test_lua_syntax_error_keeps_good_symbols() -> None:
     parsed = parse("lua", "x.lua", source)
     assert parsed.error
     assert ("function", "ok", 1) in symbols(parsed)
+
+
+def test_lua_self_is_the_table_a_method_is_declared_on() -> None:
+    """`self` inside `function Cache:get()` is `Cache`, the method's owner; a plain
+    function's `self` is nothing known."""
+    parsed = parse("lua", "lib/cache.lua", """\
+        local Cache = {}
+
+        function Cache:get(key)
+          return self:load(key)
+        end
+
+        function Cache.load(self, key)
+          return self.store[key]
+        end
+
+        local function helper(self)
+          return self:flush()
+        end
+
+        return Cache
+        """)
+    calls = {r.name: r.receiver_type for r in parsed.references if r.kind is EdgeKind.CALLS}
+    assert calls == {"load": "Cache", "flush": ""}
