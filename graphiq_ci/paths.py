@@ -80,6 +80,21 @@ def is_minified(path: str, data: bytes) -> bool:
     return data.count(b"\n") < len(data) / 1000
 
 
+#: a line longer than this is generated data, not code anyone reads (see `giant_line`)
+MAX_LINE_BYTES = 100_000
+
+
+def giant_line(data: bytes) -> int:
+    """The length of the file's longest line when it passes MAX_LINE_BYTES, else 0. Nobody
+    writes such a line; a parser reads it as a structure hundreds of thousands deep, and some
+    grammars' queries then take minutes (the fuzz benchmark's 300 KB `a+a+…` line in Elixir:
+    86 s, where a file of ordinary lines takes milliseconds)."""
+    if len(data) <= MAX_LINE_BYTES:
+        return 0
+    longest = max(map(len, data.split(b"\n")))
+    return longest if longest > MAX_LINE_BYTES else 0
+
+
 def repo_relative(path: str) -> str:
     """`path` as the index names it (relative, `/`-separated, normalised), or a one-line
     error for a path that is absolute or climbs out of the repository: untrusted input (a CI

@@ -14,7 +14,7 @@ from graphiq_ci.index.roles import role_hints
 from graphiq_ci.lang import detect_language, plugin_for
 from graphiq_ci.lang.extract import extract
 from graphiq_ci.model import EdgeKind, Kind, ParsedFile, Symbol
-from graphiq_ci.paths import is_minified, is_vendored_path
+from graphiq_ci.paths import giant_line, is_minified, is_vendored_path
 from graphiq_ci.text import split_identifier, stem, tokens
 
 DEFAULT_MAX_FILE_SIZE = 1 << 20
@@ -134,6 +134,8 @@ def parse_file(root: str, path: str, mtime_ns: int, size: int,
         rec.skip_reason = "vendored"
     elif is_minified(path, data):
         rec.skip_reason = "minified"
+    elif plugin_for(rec.language).grammar and (longest := giant_line(data)):
+        rec.skip_reason = f"a line of {longest} bytes: generated"  # see giant_line
     if rec.skip_reason:
         return rec
     return _extract_into(rec, data, narrow)

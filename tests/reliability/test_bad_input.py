@@ -147,6 +147,9 @@ HOSTILE_FILES: dict[str, bytes | str] = {
     "huge.py": "x = 1\n" * 250_000,
     "bundle.min.js": "var a=1;" * 1000,
     "minified.js": "function q(){return 1};" * 3000,
+    # one 150 KB line among ordinary ones (not minified): a structure 75,000 deep
+    "generated.ex": "defmodule Gen do\n  def sum(a) do\n" + "    x = 1\n" * 400
+                    + "    x = " + "a+" * 75_000 + "a\n  end\nend\n",
     "nested_parens.py": "def outer():\n    return " + "(\n" * 5000 + "1" + ")\n" * 5000,
     "nested_lists.js": "function outer() {\n  return " + "[\n" * 5000 + "1" + "]\n" * 5000
                        + ";\n}\n",
@@ -178,6 +181,7 @@ PARSED = ["ok.py", "nested_parens.py", "nested_lists.js", "nested_blocks.js", "n
           "nul_late.py"]
 SKIPPED = {"binary.py": "binary", "image.png": "binary", "huge.py": "larger than",
            "bundle.min.js": "minified", "minified.js": "minified", "utf16.py": "binary",
+           "generated.ex": "a line of 150009 bytes: generated",
            "loop_a": "symlink loop", "loop_b": "symlink loop",
            "escape.py": "outside the repository", "escape_dir": "outside the repository",
            "passwd": "outside the repository", "dangling.py": "dangling symlink",

@@ -138,9 +138,13 @@
 ; reads a map field (deep tokens below); `mod.f(x)` through a variable names no module and is
 ; left out. Not calls: the keywords and special forms (def…, alias, if, case, quote, raise …),
 ; a definition's own head (a call in `def`'s arguments, the left of its `when`), module
-; attributes (`@doc …`, a call under `@`) and typespecs (either side of `::`, and deeper in
-; them the built-in types: a local `integer()`, `map()`, any `t()`). One pattern per place a
-; call may sit (its parent), the same call shapes in each.
+; attributes (`@doc …`, a call under `@`) and typespecs (the left of `::`, and anywhere the
+; built-in types: a local `integer()`, `map()`, any `t()`). One pattern per place a call may
+; sit (its parent), the same call shapes in each. A call on an operator's right is checked by
+; its parent (#has-parent?), not by a binary_operator pattern: matching the right child kept
+; every enclosing operator's match open across its left operand, quadratic in a long
+; `a + a + …` chain (150,000 terms: minutes); so a user type called on the right of `::` is a
+; call reference too.
 ((call
    target: (_) @_outer
    (arguments
@@ -156,13 +160,6 @@
  (#not-match? @name "^(def|defp|defmacro|defmacrop|defguard|defguardp|defdelegate|defn|defnp|defmodule|defprotocol|defimpl|defstruct|defexception|defoverridable|alias|import|require|use|quote|unquote|unquote_splicing|if|unless|case|cond|with|for|try|receive|raise|reraise|throw|super|t)$")
  (#not-match? @_target "^(term|any|atom|integer|non_neg_integer|pos_integer|neg_integer|float|number|binary|bitstring|boolean|byte|char|charlist|iodata|iolist|keyword|list|nonempty_list|maybe_improper_list|map|tuple|mfa|module|no_return|pid|port|reference|timeout|fun|arity|as_boolean|identifier|nil)$")
  (#match? @_target "^([A-Z:@]|__MODULE__\\.|[a-z_][A-Za-z0-9_?!]*$)"))
-((binary_operator
-   operator: _ @_op
-   right: (call target: [(identifier) @name (dot left: (_) @receiver right: (identifier) @name)] @_target) @reference.call)
- (#not-eq? @_op "::")
- (#not-match? @name "^(def|defp|defmacro|defmacrop|defguard|defguardp|defdelegate|defn|defnp|defmodule|defprotocol|defimpl|defstruct|defexception|defoverridable|alias|import|require|use|quote|unquote|unquote_splicing|if|unless|case|cond|with|for|try|receive|raise|reraise|throw|super|t)$")
- (#not-match? @_target "^(term|any|atom|integer|non_neg_integer|pos_integer|neg_integer|float|number|binary|bitstring|boolean|byte|char|charlist|iodata|iolist|keyword|list|nonempty_list|maybe_improper_list|map|tuple|mfa|module|no_return|pid|port|reference|timeout|fun|arity|as_boolean|identifier|nil)$")
- (#match? @_target "^([A-Z:@]|__MODULE__\\.|[a-z_][A-Za-z0-9_?!]*$)"))
 ((unary_operator
    operator: _ @_op
    operand: (call target: [(identifier) @name (dot left: (_) @receiver right: (identifier) @name)] @_target) @reference.call)
@@ -172,7 +169,8 @@
  (#match? @_target "^([A-Z:@]|__MODULE__\\.|[a-z_][A-Za-z0-9_?!]*$)"))
 ((call target: [(identifier) @name (dot left: (_) @receiver right: (identifier) @name)] @_target) @reference.call
  (#has-parent? @reference.call source do_block else_block after_block rescue_block catch_block
-   body block pair list tuple map_content interpolation bitstring access_call dot.left)
+   body block pair list tuple map_content interpolation bitstring access_call dot.left
+   binary_operator.right)
  (#not-match? @name "^(def|defp|defmacro|defmacrop|defguard|defguardp|defdelegate|defn|defnp|defmodule|defprotocol|defimpl|defstruct|defexception|defoverridable|alias|import|require|use|quote|unquote|unquote_splicing|if|unless|case|cond|with|for|try|receive|raise|reraise|throw|super|t)$")
  (#not-match? @_target "^(term|any|atom|integer|non_neg_integer|pos_integer|neg_integer|float|number|binary|bitstring|boolean|byte|char|charlist|iodata|iolist|keyword|list|nonempty_list|maybe_improper_list|map|tuple|mfa|module|no_return|pid|port|reference|timeout|fun|arity|as_boolean|identifier|nil)$")
  (#match? @_target "^([A-Z:@]|__MODULE__\\.|[a-z_][A-Za-z0-9_?!]*$)"))
