@@ -95,10 +95,6 @@ def context_of(root: Path, task: str, zero_weights: bool) -> Any:
     return build_context(root, task, Options(weights=weights))
 
 
-def rank_files(root: Path, task: str, zero_weights: bool) -> list[str]:
-    return [f.path for f in context_of(root, task, zero_weights).files]
-
-
 @cache
 def _bm25_peer() -> ModuleType:
     """`peers/bm25_files.py` of the shared benchmark, loaded once for every task."""
@@ -149,6 +145,8 @@ class Scores:
 
 def measure(repo: Path, limit: int, until: str = "HEAD", zero_weights: bool = False,
             bm25: bool = False, code: bool = False) -> dict[str, object]:
+    from graphiq_ci.paths import is_test_path
+
     tasks = mine(repo, limit, until)
     ours, baseline = Scores(), Scores()
     code_ours, code_packer = CodeScores(), CodeScores()
@@ -163,8 +161,6 @@ def measure(repo: Path, limit: int, until: str = "HEAD", zero_weights: bool = Fa
             if bm25:
                 baseline.add(bm25_ranking(wt, t.message), t.gold)
             if code:
-                from graphiq_ci.paths import is_test_path
-
                 source = [p for p in t.gold if not is_test_path(p)]
                 gold = gold_symbols(wt, changed_lines(wt, t.parent, t.commit, source))
                 if gold:

@@ -19,7 +19,9 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 BUDGETS = (2000, 8000)
@@ -65,6 +67,14 @@ def gold_symbols(root: Path, changed: dict[str, set[int]]) -> list[dict[str, Any
         store.close()
 
 
+@cache
+def _eval() -> ModuleType:
+    """The shared benchmark's eval.py, loaded once for every task."""
+    import _common as C
+
+    return C.load_bench_module("eval")
+
+
 def packer_text(root: Path, task: str, budget: int, tmp: Path) -> str:
     """The BM25 chunk packer's prompt for `task` at `budget`, run as the splits run it."""
     import _common as C
@@ -100,11 +110,9 @@ class CodeScores:
 def score(ctx: Any, root: Path, task: str, gold: list[dict[str, Any]], ours: CodeScores,
           packer: CodeScores, tmp: Path) -> None:
     """Render `ctx` and the packer's prompt at each budget; score both against `gold`."""
-    import _common as C
-
     from graphiq_ci.render.output import render_text
 
-    ev = C.load_bench_module("eval")
+    ev = _eval()
     spec = {"gold_symbols": gold}
     for budget in BUDGETS:
         mine = ev.code_metrics(spec, render_text(ctx, "prompt", max_tokens=budget).text, str(root))

@@ -18,10 +18,10 @@ from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
 from graphiq_ci.store import Store, chunks
 
-#: what a qualified call can be made through (`Type.member`): the types, and modules, which
-#: Elixir (`Shop.Repo.get(id)`) and Ruby (`module_function`) call into by name as well
-_TYPE_KIND_VALUES = frozenset(k.value for k in TYPE_KINDS) | {"module"}
-_TYPE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_TYPE_KIND_VALUES))
+#: what a qualified call can be made through (`Type.member`, `Def.is_type`): the types, and
+#: modules, which Elixir calls into by name (`Shop.Repo.get(id)`)
+_NAMESPACE_KINDS = frozenset(k.value for k in TYPE_KINDS) | {"module"}
+_NAMESPACE_KINDS_SQL = ",".join(f"'{k}'" for k in sorted(_NAMESPACE_KINDS))
 #: how far up a receiver type's supertypes a method is looked for
 MAX_BASE_DEPTH = 3
 _MEMBER_KINDS = frozenset({"method", "constructor"})
@@ -125,7 +125,7 @@ class NameTable:
         for sid, fid, name, qualified, kind, line, arity in rows:
             self.file_of_symbol[sid] = fid
             self.qualified_of[sid] = qualified
-            self.by_name[name].append(Def(sid, fid, qualified, kind in _TYPE_KIND_VALUES,
+            self.by_name[name].append(Def(sid, fid, qualified, kind in _NAMESPACE_KINDS,
                                           kind in _MEMBER_KINDS, line, arity,
                                           kind in _VALUE_KINDS))
         self._fold_constructors()
@@ -200,7 +200,7 @@ class NameTable:
         the store before folding: a folded-away type only adds references to resolve again."""
         here = {q.rsplit(".", 1)[-1] for part in chunks(sorted(file_ids))
                 for (q,) in store.conn.execute(
-                    f"SELECT qualified FROM symbols WHERE kind IN ({_TYPE_KINDS_SQL}) AND "
+                    f"SELECT qualified FROM symbols WHERE kind IN ({_NAMESPACE_KINDS_SQL}) AND "
                     f"file_id IN ({','.join('?' * len(part))})", part)}
         return here | self._under(here)
 
