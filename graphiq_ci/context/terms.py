@@ -73,12 +73,15 @@ def extract_terms(text: str) -> TaskTerms:
     words: list[str] = []
     # fenced code was read above; its info string (```python) is not a word of the task
     prose = _CODE_SPAN.sub(" ", _FENCE.sub(" ", cleaned))
-    for ident in _IDENT.findall(prose):
-        ident = ident.strip(".")
+    for found in _IDENT.finditer(prose):
+        ident = found.group().strip(".")
         if _PATH.fullmatch(ident) or any(ident.endswith(p) for p in paths):
             continue
         if _code_shaped(ident):
             symbols.append(ident)
+        elif _capitalised_glue(prose, found.start(), ident):
+            symbols.append(ident)
+            marked.add(ident)
         elif len(ident) > 2 and ident.lower() not in STOPWORDS:
             words.append(ident.lower())
     # scoped names also contribute their leaf (`Session.request` → `request`)
@@ -106,6 +109,16 @@ def _scope(text: str) -> tuple[str, ...]:
         return ()
     scope = m.group(2) or ("" if m.group(1).lower() in _CHANGE_TYPES else m.group(1))
     return tuple(w for w in re.split(r"[^a-z0-9]+", scope.lower()) if len(w) > 1)
+
+
+def _capitalised_glue(prose: str, at: int, word: str) -> bool:
+    """A glue word capitalised inside a sentence ("Make And and Or constructors public") is a
+    name: prose capitalises `and`, `or`, `set` only where a sentence starts."""
+    return (word.lower() in STOPWORDS and bool(re.fullmatch(r"[A-Z][a-z]+", word))
+            and bool(_MID_SENTENCE.fullmatch(prose, max(0, at - 2), at)))
+
+
+_MID_SENTENCE = re.compile(r"[a-z0-9,] ")
 
 
 def _is_prose(word: str, in_backticks: bool = False) -> bool:

@@ -89,3 +89,14 @@ def test_a_capitalised_word_in_backticks_is_a_name_not_prose() -> None:
     # the same word in prose, or in a fenced log, is a sentence-start capital
     assert "Handler" not in extract_terms("Handler breaks on empty input").symbols
     assert "Traceback" not in extract_terms("It fails:\n```\nTraceback Error\n```").symbols
+
+
+def test_a_glue_word_capitalised_inside_a_sentence_is_a_name() -> None:
+    # jsoup's `CombiningEvaluator.And` and `.Or`: prose capitalises `and` only where a sentence
+    # starts, so inside one the capital says the author means the class
+    t = extract_terms("Make And and Or constructors public\n\nAllows composability")
+    assert t.symbols == ("And", "Or")
+    assert "and" not in t.words
+    # at a sentence's start it is still prose, and lower-case it is still a glue word
+    t = extract_terms("And now the parser. Or the lexer; or both")
+    assert t.symbols == ()
