@@ -8,10 +8,12 @@ disappeared are resolved again across the repository (index/run.py drives it).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
 from graphiq_ci.store import Store, chunks
+from graphiq_ci.store.schema import FTS_COLUMNS
 from graphiq_ci.text import tokens
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
@@ -19,6 +21,24 @@ if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not
 
 SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
 _Reused = tuple[int, str]  # an old symbol's id and arity
+
+
+#: a symbols row, as `_write_symbols` builds it (arity last: `_forget` reads it from there)
+_SYMBOL_COLUMNS = ("id, file_id, name, qualified, kind, line, end_line, signature, doc, source, "
+                   "visibility, parent_id, hints, terms, declaration, arity")
+_SYMBOL_MARKS = ", ".join("?" for _ in _SYMBOL_COLUMNS.split(", "))
+_SYMBOL_UPDATE = ", ".join(f"{c} = ?" for c in _SYMBOL_COLUMNS.split(", ")[1:])
+#: symbols_fts's columns after its rowid (store/schema.py FTS_COLUMNS)
+_FTS_COLUMNS = ", ".join(name for name, _ in FTS_COLUMNS)
+
+
+@dataclass
+class _Stored:
+    """A re-parsed file's reused symbols as the index holds them: what to compare against."""
+
+    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id → its symbols row
+    fts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id → its FTS row
+    deep: dict[int, Counter[tuple[str, str]]] = field(default_factory=dict)  # id → its tokens
 
 
 class Writer:
@@ -39,49 +59,58 @@ class Writer:
         self.fts_symbols: list[tuple[int, str, str, str, str, str, str, str, str]] = []
 
     def _forget(self, file_id: int,
-                keep: Counter[SymbolKey] | None = None) -> dict[SymbolKey, list[_Reused]]:
-        """Remove a file's rows; symbols whose key is in `keep` give back their ids for reuse,
-        as many per key as the new parse has (overloads share a key), in file order.
+                keep: Counter[SymbolKey] | None = None) -> tuple[dict[SymbolKey, list[_Reused]],
+                                                                 _Stored]:
+        """Remove a file's rows, except the symbols whose key is in `keep`: as many per key as
+        the new parse has (overloads share a key), in file order, give back their ids, and
+        their rows stay for `_write_symbols` to compare (`_Stored`) and rewrite only where
+        they changed.
 
         A reused id keeps every edge and resolved reference other files hold to it, so only
-        the names that appeared or disappeared need re-resolving across the repository.
+        the names that appeared or disappeared need re-resolving across the repository; a
+        row left as it was is no change to the FTS index, the deep edges or the graph.
         """
         conn = self.store.conn
-        old = conn.execute("SELECT id, name, qualified, kind, arity FROM symbols "
-                           "WHERE file_id = ? ORDER BY id", (file_id,)).fetchall()
+        old = conn.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE file_id = ? "
+                           "ORDER BY id", (file_id,)).fetchall()
         reuse: dict[SymbolKey, list[_Reused]] = {}
-        for sid, name, qualified, kind, arity in old:
+        stored = _Stored()
+        for row in old:
+            sid, _, name, qualified, kind = row[:5]
             key = (qualified, kind)
             slots = reuse.setdefault(key, [])
             if keep is not None and len(slots) < keep[key]:
-                slots.append((sid, arity))
+                slots.append((sid, row[-1]))
+                stored.rows[sid] = row
             else:
                 self.names.add(name)
-        kept = {sid for slots in reuse.values() for sid, _ in slots}
-        self.tokens.update(
-            (k, t) for k, t in conn.execute(
-                "SELECT kind, token FROM deep_tokens WHERE symbol_id IN "
-                "(SELECT id FROM symbols WHERE file_id = ?)", (file_id,)))
-        ids = [r[0] for r in old]
-        gone = [sid for sid in ids if sid not in kept]
-        for part in chunks(ids):
+        gone = [row[0] for row in old if row[0] not in stored.rows]
+        for part in chunks(list(stored.rows)):
             marks = ",".join("?" * len(part))
-            conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
-            conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
-        # A kept id keeps its edges: what writes each kind writes only the difference
-        # (`_write_contains`, resolve's `_replace_edges`, the deep edges of its tokens).
+            for sid, *fts in conn.execute(f"SELECT rowid, {_FTS_COLUMNS} FROM symbols_fts "
+                                          f"WHERE rowid IN ({marks})", part):
+                stored.fts[sid] = tuple(fts)
+            for sid, kind, token in conn.execute("SELECT symbol_id, kind, token FROM deep_tokens "
+                                                 f"WHERE symbol_id IN ({marks})", part):
+                stored.deep.setdefault(sid, Counter())[(kind, token)] += 1
         for part in chunks(gone):
             marks = ",".join("?" * len(part))
+            self.tokens.update(conn.execute(
+                f"SELECT kind, token FROM deep_tokens WHERE symbol_id IN ({marks})", part))
+            conn.execute(f"DELETE FROM symbols_fts WHERE rowid IN ({marks})", part)
+            conn.execute(f"DELETE FROM deep_tokens WHERE symbol_id IN ({marks})", part)
+            # A kept id keeps its edges: what writes each kind writes only the difference
+            # (`_write_contains`, resolve's `_replace_edges`, the deep edges of its tokens).
             conn.execute(f"DELETE FROM edges WHERE src_id IN ({marks})", part)
             conn.execute(f"DELETE FROM edges WHERE dst_id IN ({marks})", part)
             conn.execute(f"UPDATE refs SET dst_id = NULL WHERE dst_id IN ({marks})", part)
-        conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
+            conn.execute(f"DELETE FROM symbols WHERE id IN ({marks})", part)
         self._old_imports[file_id] = set(conn.execute(
             "SELECT coalesce(s.qualified, ''), r.name, r.alias FROM refs r LEFT JOIN symbols s "
             "ON s.id = r.src_id WHERE r.file_id = ? AND r.kind = 'imports'", (file_id,)))
         conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
-        return reuse
+        return reuse, stored
 
     def delete(self, path: str) -> None:
         row = self.store.conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
@@ -99,10 +128,11 @@ class Writer:
     def write(self, rec: FileRecord, existed: bool) -> None:
         conn = self.store.conn
         reuse: dict[SymbolKey, list[_Reused]] = {}
+        stored = _Stored()
         if existed:
             row = conn.execute("SELECT id FROM files WHERE path = ?", (rec.path,)).fetchone()
             keep = Counter((s[1], s[2]) for s in rec.symbols) if rec.parsed else Counter()
-            reuse = self._forget(row[0], keep)
+            reuse, stored = self._forget(row[0], keep)
         else:
             self.files_added_or_removed = True
         file_id = conn.execute(
@@ -119,7 +149,7 @@ class Writer:
         if not rec.parsed:
             return
         self.fts_files.append((file_id, " ".join(tokens(rec.path.replace("/", " "))), rec.body))
-        self._write_symbols(rec, file_id, reuse)
+        self._write_symbols(rec, file_id, reuse, stored)
 
     def write_fts(self) -> None:
         """The batch's FTS rows in two statements (a phase of its own in the phase log)."""
@@ -132,13 +162,14 @@ class Writer:
         self.fts_files, self.fts_symbols = [], []
 
     def _write_symbols(self, rec: FileRecord, file_id: int,
-                       reuse: dict[SymbolKey, list[_Reused]]) -> None:
+                       reuse: dict[SymbolKey, list[_Reused]], stored: _Stored) -> None:
+        """Insert the new symbols, rewrite the reused ones whose row, FTS row or deep tokens
+        differ from what is `stored`, and leave the rest untouched (see `_forget`)."""
         conn = self.store.conn
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
-        # reused ids are not back in the table yet
         next_id = max(taken, *(sid for slots in reuse.values() for sid, _ in slots), 0) + 1
         id_of: dict[str, int] = {}
-        sym_rows, contains, kept_ids = [], [], []
+        new_rows, changed_rows, contains, kept_ids = [], [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
         file_kind = Kind.FILE.value
@@ -160,14 +191,20 @@ class Writer:
                 file_sym_id = sid
             else:
                 contains.append((parent_id or file_sym_id, sid))
-            sym_rows.append((sid, file_id, name, qualified, kind, line, end_line, signature, doc,
-                             source, visibility, parent_id, hints, terms, declaration, arity))
-            self.fts_symbols.append((sid, name, decomposed, qualified, hints, signature,
-                                     path_words, doc, body))
-        conn.executemany(
-            "INSERT INTO symbols(id, file_id, name, qualified, kind, line, end_line, signature, "
-            "doc, source, visibility, parent_id, hints, terms, declaration, arity) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", sym_rows)
+            row = (sid, file_id, name, qualified, kind, line, end_line, signature, doc, source,
+                   visibility, parent_id, hints, terms, declaration, arity)
+            fts = (name, decomposed, qualified, hints, signature, path_words, doc, body)
+            if sid not in stored.rows:
+                new_rows.append(row)
+            elif row != stored.rows[sid]:
+                changed_rows.append((*row[1:], sid))
+            if stored.fts.get(sid) != fts:
+                if sid in stored.fts:
+                    conn.execute("DELETE FROM symbols_fts WHERE rowid = ?", (sid,))
+                self.fts_symbols.append((sid, *fts))
+        conn.executemany(f"INSERT INTO symbols({_SYMBOL_COLUMNS}) VALUES ({_SYMBOL_MARKS})",
+                         new_rows)
+        conn.executemany(f"UPDATE symbols SET {_SYMBOL_UPDATE} WHERE id = ?", changed_rows)
         self._write_contains(contains, kept_ids)
         imports = {(scope, name, alias) for scope, name, kind, _, alias, *_ in rec.refs
                    if kind == EdgeKind.IMPORTS.value}
@@ -178,9 +215,27 @@ class Writer:
             "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver,
               bare, arity) for scope, name, kind, line, alias, receiver, bare, arity in rec.refs])
-        deep = [(id_of[scope], kind, token) for scope, kind, token in rec.deep if scope in id_of]
-        conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)", deep)
-        self.tokens.update((k, tok) for _, k, tok in deep)
+        self._write_deep(rec, id_of, stored)
+
+    def _write_deep(self, rec: FileRecord, id_of: dict[str, int], stored: _Stored) -> None:
+        """Each symbol's deep tokens, rewritten only where they differ from the stored ones;
+        the tokens that appeared or disappeared are the ones whose deep edges change."""
+        conn = self.store.conn
+        new: dict[int, Counter[tuple[str, str]]] = {}
+        for scope, kind, token in rec.deep:
+            if scope in id_of:
+                new.setdefault(id_of[scope], Counter())[(kind, token)] += 1
+        rows = []
+        for sid in new.keys() | stored.deep.keys():
+            now, before = new.get(sid, Counter()), stored.deep.get(sid, Counter())
+            if now == before:
+                continue
+            if before:
+                conn.execute("DELETE FROM deep_tokens WHERE symbol_id = ?", (sid,))
+            rows += [(sid, kind, token) for (kind, token), n in now.items() for _ in range(n)]
+            self.tokens.update(now.keys() ^ before.keys())
+        conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)",
+                         sorted(rows))
 
     def _write_contains(self, contains: list[tuple[int, int]], kept_ids: list[int]) -> None:
         """Write the file's `contains` edges: only the difference from those `kept_ids` (the

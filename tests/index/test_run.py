@@ -10,6 +10,7 @@ from pathlib import Path
 import graphiq_ci.index.history as history
 from graphiq_ci.index import run_index
 from graphiq_ci.store import open_store
+from graphiq_ci.store.graph_log import touched_since
 from tests.conftest import PROJECT_ROOT, git
 
 APP = '''
@@ -212,6 +213,28 @@ def test_a_body_edit_keeps_symbol_ids_and_the_edges_into_them(
     assert {q: after[q] for q in before} == before  # same symbols, same ids
     assert "discount" in after and after["discount"] not in before.values()
     assert ("checkout", "Cart.total", "calls") in _edges(repo)
+    incremental = (_symbols(repo), _edges(repo))
+    run_index(repo, full=True)
+    assert incremental == (_symbols(repo), _edges(repo))
+
+
+def test_a_body_edit_rewrites_only_what_it_changed(make_repo: Callable[..., Path]) -> None:
+    """The rows of definitions a re-parse finds as they were stay untouched: no FTS rewrite,
+    no deep-edge work, and the graph cache patches only what changed (store/graph_log.py)."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    run_index(repo)
+    store = open_store(repo)
+    generation = int(store.get_meta("generation", "0") or 0)
+    ids = dict(store.conn.execute("SELECT qualified, id FROM symbols"))
+    store.close()
+    (repo / "shop/models.py").write_text(MODELS.replace("sum(self.items)",
+                                                        "sum(self.items, start=0.0)"))
+    assert run_index(repo).parsed == ["shop/models.py"]
+    store = open_store(repo)
+    touched = touched_since(store, generation)
+    store.close()
+    # the method and its class, whose source holds it; not the definitions beside them
+    assert touched == {ids["Cart.total"], ids["Cart"]}
     incremental = (_symbols(repo), _edges(repo))
     run_index(repo, full=True)
     assert incremental == (_symbols(repo), _edges(repo))
