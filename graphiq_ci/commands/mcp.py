@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 
 from graphiq_ci.commands.common import add_command, guarded, path_arg
 
@@ -21,5 +22,6 @@ def _run(a: argparse.Namespace) -> int:
     root = guarded(lambda: find_root(a.repo))  # a bad --repo fails here, in one line
     from graphiq_ci.serve.server import serve
 
+    gc.enable()  # a server lives as long as its client: its garbage must not pile up
     serve(root)
     return 0

@@ -7,6 +7,7 @@ committed; a `pending` flag in `meta` makes the next run finish the resolution i
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import subprocess
@@ -105,7 +106,7 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[s
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=gc.enable) as pool:
         chunk = max(1, min(32, len(args) // (workers * 4)))
         for i, rec in enumerate(pool.map(_parse_star, args, chunksize=chunk)):
             yield rec

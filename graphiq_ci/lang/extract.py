@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -148,7 +148,6 @@ class _Def:
     body: ts.Node | None = None  # a body beside the definition node (Dart), in its range
     parent: _Def | None = None
     qualified: str = ""
-    children: list[_Def] = field(default_factory=list)
 
 
 def _text(node: ts.Node) -> str:
@@ -220,7 +219,6 @@ def _nest(defs: list[_Def]) -> None:
             stack.pop()
         if stack and d.end <= stack[-1].end:
             d.parent = stack[-1]
-            stack[-1].children.append(d)
         if d.kind is Kind.FUNCTION and d.parent is not None and d.parent.kind in TYPE_KINDS:
             d.kind = Kind.METHOD
         if d.parent is None and d.owner:
