@@ -88,7 +88,7 @@ def one_file_change(root: Path, cli: list[str], funcs: int) -> None:
     (search/graph_delta.py, the cache file left as it is) beside the same query with the
     cache removed, which rebuilds the whole graph."""
     from graphiq_ci.search.graph_cache import CACHE_NAME
-    from graphiq_ci.search.graph_delta import DELTA_NAME
+    from graphiq_ci.search.graph_files import DELTA_NAME
 
     query = ["search", "apply rule invoice amount stage 7", "--repo", str(root)]
     cache = root / ".graphiq" / CACHE_NAME
