@@ -221,6 +221,13 @@ class Writer:
         """Each symbol's deep tokens, rewritten only where they differ from the stored ones;
         the tokens that appeared or disappeared are the ones whose deep edges change."""
         conn = self.store.conn
+        if not stored.deep:  # a new file, or none of its symbols had tokens: insert them all
+            rows = [(id_of[scope], kind, token) for scope, kind, token in rec.deep
+                    if scope in id_of]
+            conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)",
+                             rows)
+            self.tokens.update((kind, token) for _, kind, token in rows)
+            return
         new: dict[int, Counter[tuple[str, str]]] = {}
         for scope, kind, token in rec.deep:
             if scope in id_of:
@@ -235,7 +242,7 @@ class Writer:
             rows += [(sid, kind, token) for (kind, token), n in now.items() for _ in range(n)]
             self.tokens.update(now.keys() ^ before.keys())
         conn.executemany("INSERT INTO deep_tokens(symbol_id, kind, token) VALUES (?, ?, ?)",
-                         sorted(rows))
+                         rows)
 
     def _write_contains(self, contains: list[tuple[int, int]], kept_ids: list[int]) -> None:
         """Write the file's `contains` edges: only the difference from those `kept_ids` (the
