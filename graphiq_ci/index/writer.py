@@ -2,7 +2,9 @@
 
 A re-parsed file's symbols get their old ids back by (qualified name, kind), so the edges and
 resolved references other files hold to them stay; only the names that appeared or
-disappeared are resolved again across the repository (index/run.py drives it).
+disappeared are resolved again across the repository (index/run.py drives it). A definition
+that comes out of the parse as it was keeps its rows too (its symbols row, FTS row and deep
+tokens): an edit of one function in a long file rewrites that function, not the file.
 """
 
 from __future__ import annotations
