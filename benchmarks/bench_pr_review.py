@@ -20,7 +20,9 @@ committed with the PR's own author date so recency is what it was. Then, in one 
 and scores test-file recall and precision against `test_files` for the three; for the
 comment, the share of changed functions with callers elsewhere (their name called, outside a
 comment, in another source file) for which it names a call site, the share of the PR's added
-source lines it shows, and its size.
+source lines it shows, and its size. A whole split's run (no --tasks, --limit or --repo)
+also puts its report into benchmarks/results/pr-review-summary.md, where each split's report
+names the commit it measured.
 """
 
 from __future__ import annotations
@@ -225,6 +227,8 @@ def run_task(t: dict) -> Row | str:
 
 
 METHODS = ("affected", "convention", "imports")
+#: a whole run's report per split (no --tasks, --limit or --repo), for the README's figures
+SUMMARY = Path(__file__).resolve().parent / "results" / "pr-review-summary.md"
 
 
 def table(rows: list[Row]) -> str:
@@ -285,16 +289,32 @@ def main() -> int:
               f"{got.callers_named[0]}/{got.callers_named[1]}", file=sys.stderr)
         for miss in got.missed:
             print(f"    no caller named: {miss}", file=sys.stderr)
-    print(f"PR review: graphiq-ci {git_describe()}; {len(rows)} of {len(tasks)} tasks "
-          f"({args.tasks or args.split}); {C.hardware_note()}.\n")
-    print(table(rows))
-    print("\nRecall and precision are per task, averaged (precision over tasks where the "
-          "method named any test file). Callers named: of the changed functions whose name is "
-          "called (`name(` on a source line, not a comment, where no definition starts), those "
-          "for which the comment's JSON lists a call site. Added lines shown: the PR's added "
-          "source lines "
-          "(over 3 characters) that appear verbatim in the comment.")
+    report = (f"PR review: graphiq-ci {git_describe()}; {len(rows)} of {len(tasks)} tasks "
+              f"({args.tasks or args.split}); {C.hardware_note()}.\n\n{table(rows)}\n\n"
+              "Recall and precision are per task, averaged (precision over tasks where the "
+              "method named any test file). Callers named: of the changed functions whose "
+              "name is called (`name(` on a source line, not a comment, where no definition "
+              "starts), those for which the comment's JSON lists a call site. Added lines "
+              "shown: the PR's added source lines (over 3 characters) that appear verbatim in "
+              "the comment.\n")
+    print(report, end="")
+    if not (args.tasks or args.limit or args.repo):
+        write_summary(args.split, report)
     return 0
+
+
+def write_summary(split: str, report: str) -> None:
+    """Put a whole split's report into SUMMARY in place of that split's previous one, the
+    other splits' reports kept, in split order: the file records the commit each measured."""
+    reports: dict[str, str] = {}
+    if SUMMARY.exists():
+        for part in SUMMARY.read_text(encoding="utf-8").split("PR review: ")[1:]:
+            found = re.search(r"tasks \((\w+)\)", part)
+            if found:
+                reports[found.group(1)] = "PR review: " + part.rstrip("\n") + "\n"
+    reports[split] = report
+    SUMMARY.write_text("\n".join(reports[k] for k in sorted(reports)), encoding="utf-8")
+    print(f"wrote {SUMMARY}", file=sys.stderr)
 
 
 if __name__ == "__main__":
