@@ -25,11 +25,13 @@ if TYPE_CHECKING:  # the history reader: imported only when HEAD moved
 
 def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
                       deep_tokens: set[tuple[str, str]] | None,
-                      rebound: set[int] | None = None) -> None:
+                      rebound: set[int] | None = None,
+                      partial: dict[int, set[int]] | None = None) -> None:
     """Edges, deep edges and hubs for what changed (None: the whole index), in the transaction
     that clears `pending` and moves the generation; a merge of shards ends with it too.
     `rebound`: changed files whose imports bind anew; the files importing them are resolved
-    again too (a name they import may now be passed on from elsewhere)."""
+    again too (a name they import may now be passed on from elsewhere). `partial`: re-parsed
+    files of which only some sources' references changed (index/writer.py)."""
     from graphiq_ci.index.bindings import importers
     from graphiq_ci.index.deep import rebuild_deep_edges
     from graphiq_ci.index.pairs import declaration_pairs, link_declarations
@@ -41,8 +43,10 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         phase("resolve")
         pairs = declaration_pairs(store)  # symbols are written: resolution folds them too
         if file_ids is not None and rebound:
-            file_ids = file_ids | importers(store, rebound)
-        resolve(store, file_ids, names, pairs)
+            reached = importers(store, rebound)
+            file_ids = file_ids | reached
+            partial = {f: s for f, s in (partial or {}).items() if f not in reached}
+        resolve(store, file_ids, names, pairs, partial)
         link_declarations(store, pairs)
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)

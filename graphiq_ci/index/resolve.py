@@ -166,9 +166,11 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
 
 
 def resolve(store: Store, file_ids: set[int] | None, names: set[str],
-            pairs: dict[int, int]) -> int:
+            pairs: dict[int, int], partial: dict[int, set[int]] | None = None) -> int:
     """Re-resolve the references of `file_ids` (None: all) and of every use of `names`;
     `pairs` are the declarations whose definitions uses reach instead (index/pairs.py).
+    `partial`: files of `file_ids` of which only these sources' references changed (the
+    writer's `changed_sources`): the rest of such a file resolves as it did.
 
     Returns how many references were resolved. Edges of each affected source symbol are
     regenerated from all of its references, so the result equals a full resolution.
@@ -184,14 +186,18 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         batches = _in_batches(conn, select)
     else:
         t = NameTable.load_files(store)
-        in_files = f"file_id IN ({','.join(map(str, file_ids)) or 'NULL'})"
+        partial = partial or {}
+        whole = file_ids - partial.keys()
+        in_files = f"file_id IN ({','.join(map(str, whole)) or 'NULL'})"
         # (source, its file) of each reference to resolve again
         found = set(conn.execute(
             f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE {in_files}"))
         # every symbol of the files, and the files' own: a re-parse kept their ids and edges,
         # also of those whose references are gone now
-        found |= {(-f, f) for f in file_ids} | set(conn.execute(
+        found |= {(-f, f) for f in whole} | set(conn.execute(
             f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
+        found |= {(src, f) for f, sources in partial.items() if f in file_ids
+                  for src in sources}
         # the references by these names, and the calls through these types (`receiver_type
         # != ''` is what lets SQLite use the partial index of typed calls, refs_receiver)
         for where, values in (("name IN", names),

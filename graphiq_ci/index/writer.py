@@ -23,6 +23,13 @@ if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not
 
 SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
 _Reused = tuple[int, str]  # an old symbol's id and arity
+#: a reference as resolution reads it: source (the file's own: -file_id), name, kind, alias,
+#: receiver type, bare, arity; its line only says where it is
+_RefKey = tuple[int, str, str, str, str, int, int]
+#: reference kinds whose change reaches every reference of the file: what it imports, and
+#: the bases its types inherit bare calls from
+_FILE_WIDE = frozenset({EdgeKind.IMPORTS.value, EdgeKind.EXTENDS.value,
+                        EdgeKind.IMPLEMENTS.value})
 
 
 #: a symbols row, as `_write_symbols` builds it (arity last: `_forget` reads it from there)
@@ -41,6 +48,8 @@ class _Stored:
     rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id → its symbols row
     fts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id → its FTS row
     deep: dict[int, Counter[tuple[str, str]]] = field(default_factory=dict)  # id → its tokens
+    #: the file's references by what resolves them (`_RefKey`), each a (rowid, line) in order
+    refs: dict[_RefKey, list[tuple[int, int]]] = field(default_factory=dict)
 
 
 class Writer:
@@ -54,6 +63,10 @@ class Writer:
         #: modified files whose imports now bind other names or files: their importers may
         #: resolve a name differently through them (index/bindings.py `importers`)
         self.rebound: set[int] = set()
+        #: re-parsed files whose references changed only in these sources (symbol ids, the
+        #: file's own as -file_id): resolution redoes those alone. A file missing here (new,
+        #: or a change to what it imports or inherits) is resolved whole.
+        self.changed_sources: dict[int, set[int]] = {}
         self._old_imports: dict[int, set[tuple[str, str, str]]] = {}
         self.files_added_or_removed = False
         #: FTS rows of the batch being written, inserted together by `write_fts`
@@ -110,7 +123,14 @@ class Writer:
         self._old_imports[file_id] = set(conn.execute(
             "SELECT coalesce(s.qualified, ''), r.name, r.alias FROM refs r LEFT JOIN symbols s "
             "ON s.id = r.src_id WHERE r.file_id = ? AND r.kind = 'imports'", (file_id,)))
-        conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+        if keep:  # a re-parse: its references are compared as its symbols are
+            for rowid, *key, line in conn.execute(
+                    "SELECT rowid, coalesce(src_id, -file_id), name, kind, alias, receiver_type, "
+                    "bare, arity, line FROM refs WHERE file_id = ? ORDER BY line, rowid",
+                    (file_id,)):
+                stored.refs.setdefault(tuple(key), []).append((rowid, line))
+        else:
+            conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
         return reuse, stored
 
@@ -212,12 +232,43 @@ class Writer:
                    if kind == EdgeKind.IMPORTS.value}
         if imports != self._old_imports.pop(file_id, imports):
             self.rebound.add(file_id)
-        conn.executemany(
-            "INSERT INTO refs(file_id, src_id, name, kind, line, alias, receiver_type, bare, "
-            "arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, id_of.get(scope) if scope else None, name, kind, line, alias, receiver,
-              bare, arity) for scope, name, kind, line, alias, receiver, bare, arity in rec.refs])
+        self._write_refs(rec, file_id, id_of, stored)
         self._write_deep(rec, id_of, stored)
+
+    def _write_refs(self, rec: FileRecord, file_id: int, id_of: dict[str, int],
+                    stored: _Stored) -> None:
+        """The file's references: a stored one that reads as a new one keeps its row and its
+        resolved target (its line moved, if need be); the rest are deleted and inserted, and
+        their sources are what resolution must redo (`changed_sources`)."""
+        conn = self.store.conn
+        fresh: list[tuple[_RefKey, int]] = []
+        for scope, name, kind, line, alias, receiver, bare, arity in rec.refs:
+            src = id_of.get(scope, 0) if scope else 0
+            fresh.append(((src or -file_id, name, kind, alias, receiver, bare, arity), line))
+        moved: list[tuple[int, int]] = []
+        inserted: list[tuple[_RefKey, int]] = []
+        for key, line in fresh:
+            slots = stored.refs.get(key)
+            if slots:
+                rowid, old_line = slots.pop(0)
+                if old_line != line:
+                    moved.append((line, rowid))
+            else:
+                inserted.append((key, line))
+        deleted = [(key, rowid) for key, slots in stored.refs.items() for rowid, _ in slots]
+        conn.executemany("UPDATE refs SET line = ? WHERE rowid = ?", moved)
+        conn.executemany("DELETE FROM refs WHERE rowid = ?", [(r,) for _, r in deleted])
+        conn.executemany(
+            "INSERT INTO refs(file_id, src_id, name, kind, alias, receiver_type, bare, arity, "
+            "line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(file_id, None if key[0] < 0 else key[0], *key[1:], line)
+             for key, line in inserted])
+        changed = [key for key, _ in inserted] + [key for key, _ in deleted]
+        if stored.refs or stored.rows:  # a re-parse; a new file is resolved whole
+            if any(key[2] in _FILE_WIDE for key in changed) or file_id in self.rebound:
+                self.changed_sources.pop(file_id, None)
+            else:
+                self.changed_sources[file_id] = {key[0] for key in changed}
 
     def _write_deep(self, rec: FileRecord, id_of: dict[str, int], stored: _Stored) -> None:
         """Each symbol's deep tokens, rewritten only where they differ from the stored ones;

@@ -240,6 +240,52 @@ def test_a_body_edit_rewrites_only_what_it_changed(make_repo: Callable[..., Path
     assert incremental == (_symbols(repo), _edges(repo))
 
 
+def _refs(repo: Path, path: str) -> dict[tuple[str, int], tuple[int, str | None]]:
+    """(name, line) → (rowid, resolved target's qualified name) of a file's references."""
+    return {(name, line): (rowid, dst) for rowid, name, line, dst in _db(repo).execute(
+        "SELECT r.rowid, r.name, r.line, d.qualified FROM refs r JOIN files f ON f.id = "
+        "r.file_id LEFT JOIN symbols d ON d.id = r.dst_id WHERE f.path = ?", (path,))}
+
+
+def test_references_read_as_before_keep_their_rows_and_targets(
+        make_repo: Callable[..., Path]) -> None:
+    """A re-parse resolves again only the sources whose references changed; the others keep
+    their rows (a moved line is updated in place) and their resolved targets."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    run_index(repo)
+    before = _refs(repo, "shop/app.py")
+    assert before[("total", 7)][1] == "Cart.total"
+    (repo / "shop/app.py").write_text("# the till\n" + APP + "\n\ndef refund(cart: Cart) -> "
+                                      "float:\n    return -cart.total()\n")
+    run_index(repo)
+    after = _refs(repo, "shop/app.py")
+    assert after[("total", 8)] == before[("total", 7)]  # the same row, one line down
+    assert after[("total", 13)][1] == "Cart.total"  # the new function's call, resolved
+    assert ("refund", "Cart.total", "calls") in _edges(repo)
+    incremental = (_symbols(repo), _edges(repo))
+    run_index(repo, full=True)
+    assert incremental == (_symbols(repo), _edges(repo))
+
+
+def test_a_changed_import_resolves_the_whole_file_again(make_repo: Callable[..., Path]) -> None:
+    """The same call, `cart.total()`, reaches another definition when the file imports its
+    type from elsewhere, though the call itself reads as before."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/legacy.py": MODELS,
+                      "shop/__init__.py": ""})
+    run_index(repo)
+
+    def target() -> str:
+        return str(_db(repo).execute(
+            "SELECT f.path FROM edges e JOIN symbols a ON a.id = e.src_id JOIN symbols b ON "
+            "b.id = e.dst_id JOIN files f ON f.id = b.file_id WHERE a.qualified = 'checkout' "
+            "AND b.qualified = 'Cart.total' AND e.kind = 'calls'").fetchone()[0])
+
+    assert target() == "shop/models.py"
+    (repo / "shop/app.py").write_text(APP.replace("shop.models", "shop.legacy"))
+    run_index(repo)
+    assert target() == "shop/legacy.py"
+
+
 SIZES = ("class Box {\n    int scale(int a) { return a; }\n"
          "    int scale(int a, int b) { return a + b; }\n}\n")
 SWAPPED = ("class Box {\n    int scale(int a, int b) { return a + b; }\n"
