@@ -111,14 +111,15 @@ def _scope(text: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[^a-z0-9]+", scope.lower()) if len(w) > 1)
 
 
+#: what precedes a word inside a sentence: a lower-case word, a number or a comma, and a space
+_MID_SENTENCE = re.compile(r"[a-z0-9,] ")
+
+
 def _capitalised_glue(prose: str, at: int, word: str) -> bool:
     """A glue word capitalised inside a sentence ("Make And and Or constructors public") is a
     name: prose capitalises `and`, `or`, `set` only where a sentence starts."""
     return (word.lower() in STOPWORDS and bool(re.fullmatch(r"[A-Z][a-z]+", word))
             and bool(_MID_SENTENCE.fullmatch(prose, max(0, at - 2), at)))
-
-
-_MID_SENTENCE = re.compile(r"[a-z0-9,] ")
 
 
 def _is_prose(word: str, in_backticks: bool = False) -> bool:

@@ -241,13 +241,11 @@ class Writer:
         resolved target (its line moved, if need be); the rest are deleted and inserted, and
         their sources are what resolution must redo (`changed_sources`)."""
         conn = self.store.conn
-        fresh: list[tuple[_RefKey, int]] = []
-        for scope, name, kind, line, alias, receiver, bare, arity in rec.refs:
-            src = id_of.get(scope, 0) if scope else 0
-            fresh.append(((src or -file_id, name, kind, alias, receiver, bare, arity), line))
         moved: list[tuple[int, int]] = []
         inserted: list[tuple[_RefKey, int]] = []
-        for key, line in fresh:
+        for scope, name, kind, line, alias, receiver, bare, arity in rec.refs:
+            src = (id_of.get(scope, 0) if scope else 0) or -file_id
+            key = (src, name, kind, alias, receiver, bare, arity)
             slots = stored.refs.get(key)
             if slots:
                 rowid, old_line = slots.pop(0)
@@ -264,11 +262,10 @@ class Writer:
             [(file_id, None if key[0] < 0 else key[0], *key[1:], line)
              for key, line in inserted])
         changed = [key for key, _ in inserted] + [key for key, _ in deleted]
-        if stored.refs or stored.rows:  # a re-parse; a new file is resolved whole
-            if any(key[2] in _FILE_WIDE for key in changed) or file_id in self.rebound:
-                self.changed_sources.pop(file_id, None)
-            else:
-                self.changed_sources[file_id] = {key[0] for key in changed}
+        # a new file, or a change to what this one imports or inherits: resolved whole
+        if (stored.refs or stored.rows) and file_id not in self.rebound and \
+                not any(key[2] in _FILE_WIDE for key in changed):
+            self.changed_sources[file_id] = {key[0] for key in changed}
 
     def _write_deep(self, rec: FileRecord, id_of: dict[str, int], stored: _Stored) -> None:
         """Each symbol's deep tokens, rewritten only where they differ from the stored ones;
