@@ -20,9 +20,12 @@ committed with the PR's own author date so recency is what it was. Then, in one 
 and scores test-file recall and precision against `test_files` for the three; for the
 comment, the share of changed functions with callers elsewhere (their name called, outside a
 comment, in another source file) for which it names a call site, the share of the PR's added
-source lines it shows, and its size. A whole split's run (no --tasks, --limit or --repo)
-also puts its report into benchmarks/results/pr-review-summary.md, where each split's report
-names the commit it measured.
+source lines it shows, and its size. For a PR that modified two or more source files, a second
+branch holds only the one it changed most, and the comment is scored on naming the others
+(co-change and impact, against import and same-directory baselines: pr_others.py). A whole
+split's run (no --tasks, --limit or --repo) also puts its report into
+benchmarks/results/pr-review-summary.md, where each split's report names the commit it
+measured.
 """
 
 from __future__ import annotations
@@ -42,6 +45,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
 from bench_quality import git_describe  # noqa: E402
+from pr_others import (  # noqa: E402
+    import_neighbours,
+    main_file,
+    named_by_comment,
+    others_table,
+    same_directory,
+    score_others,
+)
 
 from graphiq_ci.paths import is_test_path  # noqa: E402
 
@@ -75,10 +86,12 @@ def mine(tasks: list[dict]) -> list[dict]:
     return out
 
 
-def apply_source_change(repo: Path, t: dict) -> None:
-    """A branch at the base holding the PR's source files (not its tests), dated as the PR."""
+def apply_source_change(repo: Path, t: dict, paths: list[str] | None = None) -> None:
+    """A branch at the base holding the PR's source files (not its tests), or only `paths`
+    of them, dated as the PR."""
+    paths = t["source_files"] if paths is None else paths
     _git("-C", str(repo), "checkout", "-q", "-B", BRANCH, "base")
-    for path in t["source_files"]:
+    for path in paths:
         target = repo / path
         try:
             data = subprocess.run(["git", "-C", str(repo), "show", f"{t['commit']}:{path}"],
@@ -89,7 +102,7 @@ def apply_source_change(repo: Path, t: dict) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     date = _git("-C", str(repo), "log", "-1", "--format=%aI", t["commit"]).strip()
-    _git("-C", str(repo), "add", "-A", "--", *t["source_files"])
+    _git("-C", str(repo), "add", "-A", "--", *paths)
     subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench",
                     "-c", "user.email=bench@localhost", "commit", "-q", "--no-verify", "-m",
                     t["task"][:200] or "the PR's source change"], check=True,
@@ -143,6 +156,7 @@ class Row:
     lines_shown: tuple[int, int] = (0, 0)  # (shown, added source lines)
     comment_tokens: int = 0
     missed: list[str] = field(default_factory=list)  # changed functions called, no call site
+    others: dict[str, tuple[float, float | None]] | None = None  # see pr_others.py
 
 
 def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -> bool:
@@ -221,9 +235,32 @@ def run_task(t: dict) -> Row | str:
         row.callers_named, row.lines_shown = score_comment(repo, t, json.loads(js.stdout),
                                                            md.stdout, row.missed)
         row.comment_tokens = len(md.stdout) // 4
+        row.others = other_files(repo, t, task_file)
         return row
     finally:
         restore(repo)
+
+
+def other_files(repo: Path, t: dict, task_file: Path
+                ) -> dict[str, tuple[float, float | None]] | None:
+    """With only the PR's main source file changed, the comment's pointers to its other
+    modified source files, and the two baselines' (pr_others.py); None for a one-file PR."""
+    numstat = _git("-C", str(repo), "diff", "--numstat", "--no-renames", "--diff-filter=M",
+                   t["base_commit"], t["commit"], "--", *t["source_files"])
+    split = main_file(t["source_files"], numstat)
+    if split is None:
+        return None
+    main, others = split
+    apply_source_change(repo, t, [main])
+    js = graphiq(repo, "context", "--base", "base", "--task-file", str(task_file),
+                 "--format", "json")
+    if js.returncode != 0:
+        raise ValueError(f"context failed: {js.stderr.strip()[-200:]}")
+    found = named_by_comment(json.loads(js.stdout))
+    found["imports"] = import_neighbours(repo / ".graphiq" / "graphiq.db", main)
+    files = _git("-C", str(repo), "ls-files").split("\n")
+    found["directory"] = same_directory(files, main)
+    return score_others(found, others, lambda p: is_code(p) and not is_test_path(p))
 
 
 METHODS = ("affected", "convention", "imports")
@@ -297,6 +334,14 @@ def main() -> int:
               "starts), those for which the comment's JSON lists a call site. Added lines "
               "shown: the PR's added source lines (over 3 characters) that appear verbatim in "
               "the comment.\n")
+    with_others = [(r.repo, r.others) for r in rows if r.others]
+    if with_others:
+        report += (f"\nThe PR's other files: {len(with_others)} tasks whose PR modified two or "
+                   "more source files; the branch holds only the one it changed most.\n\n"
+                   f"{others_table(with_others)}\n\nRecall of the PR's other modified source "
+                   "files, per task, averaged; precision over the tasks where the method named "
+                   "any source file. co-change and impact are the comment's own lists; imports "
+                   "and directory are baselines (benchmarks/pr_others.py).\n")
     print(report, end="")
     if not (args.tasks or args.limit or args.repo):
         write_summary(args.split, report)
