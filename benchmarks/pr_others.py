@@ -10,6 +10,8 @@ change has forgotten:
   co-change   the comment's co-change list ("changed with `a.py` in 7 of 9 commits")
   impact      the files of its impact section (callers, callees, sub- and supertypes)
   either      the two together: what the comment names as likely to need a look
+  top files   the first RANKED_FILES of its ranked files that the branch did not change (the
+              ranking weighs the task's words, impact and co-change together)
   imports     baseline: the files importing the main file or imported by it (the index's
               import edges), what a tool without history or calls would list
   directory   baseline: the other source files in the main file's directory
@@ -26,8 +28,11 @@ import sqlite3
 import statistics
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-OTHER_METHODS = ("co-change", "impact", "either", "imports", "directory")
+OTHER_METHODS = ("co-change", "impact", "either", "top files", "imports", "directory")
+#: the comment's "files most likely involved" line names five
+RANKED_FILES = 5
 
 
 def main_file(modified: list[str], numstat: str) -> tuple[str, list[str]] | None:
@@ -44,14 +49,16 @@ def main_file(modified: list[str], numstat: str) -> tuple[str, list[str]] | None
     return main, sorted(p for p in changed if p != main)
 
 
-def named_by_comment(data: dict) -> dict[str, set[str]]:
+def named_by_comment(data: dict[str, Any]) -> dict[str, set[str]]:
     """The files the comment's JSON names, per method of the comment."""
     by_id = {s["id"]: s["file"] for s in data.get("symbols", [])}
     changed = {c["path"] for c in data.get("changed_files", [])}
     cochange = {c["path"] for c in data.get("cochanged", [])}
     impact = {by_id[i] for i in data.get("sections", {}).get("impact", []) if i in by_id}
     impact -= changed
-    return {"co-change": cochange, "impact": impact, "either": cochange | impact}
+    ranked = [f["path"] for f in data.get("files", []) if f["path"] not in changed]
+    return {"co-change": cochange, "impact": impact, "either": cochange | impact,
+            "top files": set(ranked[:RANKED_FILES])}
 
 
 def import_neighbours(db: Path, path: str) -> set[str]:
