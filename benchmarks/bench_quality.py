@@ -200,9 +200,15 @@ def error_notes(results: list[tuple[Tool | None, dict[str, Any]]]) -> list[str]:
 
 
 def git_describe() -> str:
-    out = subprocess.run(["git", "-C", str(C.REPO_ROOT), "describe", "--always", "--dirty"],
-                         capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
+    """The commit measured, `-dirty` when a file other than a benchmark's own results differs
+    from it: a run that writes its summary (one split of two) must not mark the next run."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(C.REPO_ROOT), *args], capture_output=True,
+                              text=True).stdout.strip()
+
+    commit = git("describe", "--always")
+    changed = git("status", "--porcelain", "--", ".", ":(exclude)benchmarks/results")
+    return (commit + "-dirty" if changed else commit) if commit else "unknown"
 
 
 def main() -> int:
