@@ -39,6 +39,7 @@ from graphiq_ci.context.model import (
     ContextFile,
     ContextSymbol,
 )
+from graphiq_ci.context.spans import attached_start, gaps, subtract, trimmed
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.fts import informative, match_expr
@@ -79,10 +80,10 @@ def code_units(store: Store, g: GraphIndex, root: Path, files: list[ContextFile]
         return CodeCandidates([], {}, {})
     best_file = top[0].score
     share = {f.path: f.score / best_file for f in top}
-    rows = _symbols_of(store, [f.path for f in top])
-    lex = _chunk_bm25(store, g, query_terms, [f.path for f in top], rows)
     sources = {f.path: read_lines(root, f.path) for f in top}
     languages = languages_of(store, [f.path for f in top])
+    rows = _with_attributes(_symbols_of(store, [f.path for f in top]), sources, languages)
+    lex = _chunk_bm25(store, g, query_terms, [f.path for f in top], rows)
     by_file: dict[str, list[_Row]] = defaultdict(list)
     for r in rows:
         if r.end_line <= len(sources[r.path]) and r.kind != "file":
@@ -120,7 +121,7 @@ def _units(scored: list[_Scored],
         if r is None:  # the lines outside every definition, already trimmed
             yield CodeUnit(path, path, path, "module", own[0][0], own[-1][1], own, score)
             continue
-        runs = _trimmed(own, sources[path])
+        runs = trimmed(own, sources[path])
         if not runs:
             continue
         pos = g.pos_of_id.get(r.id)
@@ -207,11 +208,15 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
     paths = [p for p in paths if p in languages]  # indexed files only
     if not paths:
         return code
-    symbols = [r for r in _symbols_of(store, paths) if r.kind != "file"]
+    sources = dict(code.sources)
+    for path in paths:
+        if path not in sources:
+            sources[path] = read_lines(root, path)
+    symbols = _with_attributes([r for r in _symbols_of(store, paths) if r.kind != "file"],
+                               sources, languages)
     rows = {r.id: (r, runs) for r, runs in _own_runs(symbols)}
     # a data member is shown as part of its container's own lines (see `_own_runs`)
     owner = {r.id: r.parent for r in symbols if r.id not in rows and r.parent in rows}
-    sources = dict(code.sources)
     lead: list[CodeUnit] = []
     in_lead: set[int] = set()  # the lead's symbol ids: asking the list was quadratic
     for syms, score in groups:
@@ -221,7 +226,7 @@ def lead_units(store: Store, root: Path, code: CodeCandidates,
                 continue
             if s.file not in sources:
                 sources[s.file] = read_lines(root, s.file)
-            runs = _trimmed(own, sources[s.file])
+            runs = trimmed(own, sources[s.file])
             if runs and r.end_line <= len(sources[s.file]):
                 changed = changed_lines.get(s.file, set())
                 focus = tuple(sorted(n for a, b in runs for n in range(a, b + 1)
@@ -253,15 +258,10 @@ def _changed_elsewhere(lead: list[CodeUnit], changed_lines: dict[str, set[int]],
         left = sorted(n for n in changed - covered[path]
                       if n <= len(lines) and lines[n - 1].strip())
         if left:
-            runs = _subtract([(left[0], left[-1])], _gaps(left))
+            runs = subtract([(left[0], left[-1])], gaps(left))
             out.append(CodeUnit(path, path, path, "module", left[0], left[-1], runs, score,
                                 0, ["changed on this branch"], tuple(left)))
     return out
-
-
-def _gaps(lines: list[int]) -> list[tuple[int, int]]:
-    """The runs between consecutive line numbers of a sorted list."""
-    return [(a + 1, b - 1) for a, b in zip(lines, lines[1:], strict=False) if b > a + 1]
 
 
 class _Row(NamedTuple):  # thousands per query: a tuple is built ~4x faster than a dataclass
@@ -285,6 +285,16 @@ def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
     return list(map(_Row._make, store.conn.execute(
         "SELECT s.id, f.path, s.name, s.qualified, s.kind, s.line, s.end_line, s.parent_id "
         f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)))
+
+
+def _with_attributes(rows: list[_Row], sources: dict[str, list[str]],
+                     languages: dict[str, str]) -> list[_Row]:
+    """The rows, each starting at the decorators or attributes written above it (spans.py)."""
+    out = []
+    for r in rows:
+        start = attached_start(sources.get(r.path, []), r.line, languages.get(r.path, ""))
+        out.append(r._replace(line=start) if start != r.line else r)
+    return out
 
 
 def languages_of(store: Store, paths: list[str]) -> dict[str, str]:
@@ -333,7 +343,7 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
         if r.kind in DATA_KINDS and r.parent in ids:
             continue
         kids = children.get(r.id)  # most definitions have none: no sweep for them
-        runs = (_subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in kids]) if kids
+        runs = (subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in kids]) if kids
                 else [(r.line, r.end_line)] if r.line <= r.end_line else [])
         if runs:
             out.append((r, runs))
@@ -342,47 +352,7 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
 
 def _outside(lines: list[str], syms: list[_Row]) -> list[tuple[int, int]]:
     """Non-blank lines outside every definition, as runs."""
-    return _trimmed(_subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms]), lines)
-
-
-def _trimmed(runs: list[tuple[int, int]], lines: list[str]) -> list[tuple[int, int]]:
-    """Runs without blank lines at either end: a container's own lines, once its methods
-    are cut out, are otherwise blank runs that render as `…`, a blank line, `…`."""
-    kept = []
-    for a, b in runs:
-        while a <= b and not lines[a - 1].strip():
-            a += 1
-        while b >= a and not lines[b - 1].strip():
-            b -= 1
-        if a <= b:
-            kept.append((a, b))
-    return kept
-
-
-def _subtract(runs: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`runs` (sorted, disjoint) minus `holes`, in one sweep: a big file has thousands of
-    definitions, and cutting them out one at a time was quadratic."""
-    merged: list[list[int]] = []
-    for ha, hb in sorted(holes):
-        if merged and ha <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], hb)
-        elif ha <= hb:
-            merged.append([ha, hb])
-    out: list[tuple[int, int]] = []
-    j = 0
-    for a, b in runs:
-        while j < len(merged) and merged[j][1] < a:
-            j += 1
-        cur, k = a, j
-        while k < len(merged) and merged[k][0] <= b:
-            ha, hb = merged[k]
-            if ha > cur:
-                out.append((cur, ha - 1))
-            cur = max(cur, hb + 1)
-            k += 1
-        if cur <= b:
-            out.append((cur, b))
-    return out
+    return trimmed(subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms]), lines)
 
 
 def read_lines(root: Path, path: str) -> list[str]:

@@ -45,6 +45,9 @@ class LanguageSpec:
     # the file that makes a folder a module and lists what it holds (Rust's `mod.rs`,
     # Python's `__init__.py`, `index.ts`): where a new piece of the folder is registered
     module_files: tuple[str, ...] = ()
+    # how a line starts that belongs to the definition below it (decorators, annotations,
+    # attributes: `@`, `#[`): shown with that definition, not as its container's own lines
+    attribute_prefixes: tuple[str, ...] = ()
     # a programming language held at file level (no grammar here): its files are source
     # code, ranked as code, not as the docs and configuration the other text files are
     source: bool = False

@@ -1,0 +1,103 @@
+"""Decorators, annotations and attributes are shown with the definition below them, never as
+their container's own lines between `…` markers (context/spans.py: `attached_start`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from graphiq_ci.render.pack import MARKER
+from tests.context.conftest import run_cli
+
+
+def _ledger() -> str:
+    """A class of many decorated methods, as an MCP server's tools or a CLI's commands are:
+    too long to be shown whole, so its own lines and each method are units of their own."""
+    methods = "".join(f"""
+    @register(name="report_{i}")
+    def report_{i}(self, period):
+        totals = [self.postings[n].amount * {i} for n in range(period)]
+        return format_table(totals, columns={i}, title="report {i}")
+""" for i in range(14))
+    return f'''"""Ledger accounts."""
+
+
+class Ledger:
+    """An account's postings and the reports made of them."""
+
+    currency = "EUR"
+{methods}
+    @staticmethod
+    @cached
+    def parse_ledger(text):
+        """A ledger parsed from its text export, one posting a line."""
+        return Ledger([Posting.parse(line) for line in text.splitlines()])
+'''
+
+
+def _routes() -> str:
+    tests = "".join(f"""
+    #[test]
+    fn posting_{i}_is_kept() {{
+        let ledger = Ledger::from(vec![{i}, {i} * 2, {i} * 3]);
+        assert_eq!(ledger.postings().len(), 3, "posting {i} kept");
+    }}
+""" for i in range(14))
+    return f"""pub fn ledger_balance(postings: &[i64]) -> i64 {{
+    postings.iter().sum()
+}}
+
+#[cfg(test)]
+mod tests {{
+    use super::*;
+{tests}
+    #[test]
+    #[should_panic(expected = "overflow")]
+    fn ledger_balance_overflows() {{
+        ledger_balance(&[i64::MAX, 1]);
+    }}
+}}
+"""
+
+
+def _snippets(root: Path, task: str) -> dict[str, list[str]]:
+    proc = run_cli("context", task, "--repo", str(root), "--format", "json",
+                   "--max-tokens", "300")
+    assert proc.returncode == 0, proc.stderr
+    return {sn["file"]: sn["code"].splitlines() for sn in json.loads(proc.stdout)["snippets"]}
+
+
+def _above(code: list[str], line: str) -> list[str]:
+    """The lines directly above `line` in a snippet, nearest last, up to a `…` or a blank."""
+    at = code.index(line)
+    out: list[str] = []
+    for text in reversed(code[:at]):
+        if text == MARKER or not text.strip():
+            break
+        out.insert(0, text)
+    return out
+
+
+def _dangling(code: list[str], prefix: str) -> list[str]:
+    """Attribute lines shown without the definition they belong to."""
+    return [line for n, line in enumerate(code[:-1]) if line.lstrip().startswith(prefix)
+            and not code[n + 1].lstrip().startswith((prefix, "def ", "fn ", "mod "))]
+
+
+def test_python_decorators_stay_with_their_methods(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    root = make_repo({"ledger.py": _ledger()})
+    code = _snippets(root, "parse the ledger text export")["ledger.py"]
+    assert _above(code, "    def parse_ledger(text):")[-2:] == ["    @staticmethod",
+                                                                 "    @cached"]
+    assert not _dangling(code, "@"), code
+
+
+def test_rust_attributes_stay_with_their_items(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    root = make_repo({"src/lib.rs": _routes()})
+    code = _snippets(root, "ledger balance overflows should panic")["src/lib.rs"]
+    assert _above(code, "    fn ledger_balance_overflows() {")[-2:] == [
+        "    #[test]", '    #[should_panic(expected = "overflow")]']
+    assert not _dangling(code, "#["), code
