@@ -16,9 +16,11 @@ definition in the top files becomes a candidate *unit* and is scored as
   branch), from the candidate channels.
 
 A container (class, impl, module block) is scored on its own lines and shown as its own lines:
-its methods are units of their own. Lines outside every definition (imports, module code) form
-one unit per file with a small prior. Past the first 20 units, what the two best units call
-or are called by rises (`_lift_linked`). The packer (`render/pack.py`) decides what fits.
+its methods are units of their own. A function keeps the functions nested in it (a closure is
+read with the function that returns it, not as `…`); they are units of their own as well.
+Lines outside every definition (imports, module code) form one unit per file with a small
+prior. Past the first 20 units, what the two best units call or are called by rises
+(`_lift_linked`). The packer (`render/pack.py`) decides what fits.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ LINK_TOP = 2
 LINK_BELOW = 20
 LINK_LIFT = 2.0
 _CALLS = EDGE_KINDS.index(EdgeKind.CALLS)
+#: definitions whose nested definitions stay among their own lines (see `_own_runs`)
+_READ_WHOLE = frozenset({"function", "method", "constructor"})
 _WITHOUT_BODY = ", ".join("0" if name == "source" else str(w) for name, w in FTS_COLUMNS)
 _WITH_BODY = ", ".join(str(w) for _, w in FTS_COLUMNS)
 
@@ -332,7 +336,10 @@ def _chunk_bm25(store: Store, g: GraphIndex, terms: list[str], paths: list[str],
 
 def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
     """Each definition with the lines it owns: its span minus its children's spans. Data
-    members stay with their container (a class's fields are its own lines, not units)."""
+    members stay with their container (a class's fields are its own lines, not units), and a
+    function keeps what is nested in it: cut out, typer's `generate_list_convertor` showed
+    its signature and `return internal_convertor` around a `…`, its inner function ranked
+    30 units lower (CodeR at 2,000 tokens on dev 0.671 -> 0.685, dev2 unchanged)."""
     children: dict[int, list[_Row]] = defaultdict(list)
     ids = {r.id for r in syms}
     for r in syms:
@@ -342,7 +349,7 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
     for r in syms:
         if r.kind in DATA_KINDS and r.parent in ids:
             continue
-        kids = children.get(r.id)  # most definitions have none: no sweep for them
+        kids = None if r.kind in _READ_WHOLE else children.get(r.id)
         runs = (subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in kids]) if kids
                 else [(r.line, r.end_line)] if r.line <= r.end_line else [])
         if runs:

@@ -1,5 +1,7 @@
-"""Decorators, annotations and attributes are shown with the definition below them, never as
-their container's own lines between `…` markers (context/spans.py: `attached_start`)."""
+"""The lines a unit of code owns: decorators, annotations and attributes are shown with the
+definition below them, never as their container's own lines between `…` markers
+(context/spans.py: `attached_start`), and a function's nested functions are shown inside it
+(context/code.py: `_own_runs`)."""
 
 from __future__ import annotations
 
@@ -101,3 +103,49 @@ def test_rust_attributes_stay_with_their_items(
     assert _above(code, "    fn ledger_balance_overflows() {")[-2:] == [
         "    #[test]", '    #[should_panic(expected = "overflow")]']
     assert not _dangling(code, "#["), code
+
+
+# a function's nested functions are its own code: shown in it, never cut out as a class's
+# methods are
+
+CONVERTORS = '''"""Converting command-line values."""
+
+
+def generate_list_convertor(convertor, default_value):
+    """A convertor for every item of a list parameter, keeping a None default."""
+
+    def internal_convertor(raw):
+        out = []
+        for item in raw:
+            parsed = parse_item(item)
+            if parsed is not EMPTY:
+                out.append(parsed)
+        return out or fallback
+
+    return internal_convertor
+
+
+class Registry:
+    """Convertors by parameter type."""
+
+    def register(self, kind, convertor):
+        self.by_kind[kind] = convertor
+
+    def lookup(self, kind):
+        return self.by_kind.get(kind)
+''' + "".join(f'''
+
+def list_convertor_default_{i}(items):
+    """The default value of list convertor {i}."""
+    return items[{i}] if len(items) > {i} else None
+''' for i in range(30))
+
+
+def test_a_nested_function_is_shown_inside_its_function(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    root = make_repo({"convert.py": CONVERTORS})
+    code = _snippets(root, "list convertor default value None")["convert.py"]
+    start = code.index("def generate_list_convertor(convertor, default_value):")
+    end = code.index("    return internal_convertor")
+    assert MARKER not in code[start:end], code[start:end]
+    assert "    def internal_convertor(raw):" in code[start:end]
