@@ -310,7 +310,8 @@ def languages_of(store: Store, paths: list[str]) -> dict[str, str]:
 
 def _chunk_bm25(store: Store, g: GraphIndex, terms: list[str], paths: list[str],
                 rows: list[_Row]) -> dict[int, float]:
-    """symbol id → BM25 as a chunk; a container's body (its methods' text) is not counted.
+    """symbol id → BM25 as a chunk; a container's body (its methods' text) is not counted,
+    a function's is (what is nested in it is its own code, `_own_runs`).
 
     One MATCH over the whole table (its statistics are the whole index's), scored only for
     the symbols of `paths`: the unary `+` keeps SQLite from handing the IN list to FTS5,
@@ -320,7 +321,9 @@ def _chunk_bm25(store: Store, g: GraphIndex, terms: list[str], paths: list[str],
     expr = match_expr(informative(store, terms, len(g.ids), g.fts_common), relaxed=True)
     if not expr or not rows:
         return {}
-    parents = {r.parent for r in rows if r.parent is not None and r.kind not in DATA_KINDS}
+    kinds = {r.id: r.kind for r in rows}  # scored without its body: only a container
+    parents = {r.parent for r in rows if r.parent is not None and r.kind not in DATA_KINDS
+               and kinds.get(r.parent) not in _READ_WHOLE}
     marks = ",".join("?" * len(paths))
     try:
         found = store.conn.execute(

@@ -149,3 +149,37 @@ def test_a_nested_function_is_shown_inside_its_function(
     end = code.index("    return internal_convertor")
     assert MARKER not in code[start:end], code[start:end]
     assert "    def internal_convertor(raw):" in code[start:end]
+
+
+# ... and is scored on all of it: a function holding a nested function is not a container
+# whose body is its children's text
+
+RECONCILE = '''"""Reconciling the ledger with the bank."""
+
+
+def reconcile(ledger, bank):
+    """Match the two statements."""
+
+    def by_id(entry):
+        return entry.id
+
+    chargebacks = [entry for entry in bank if entry.kind == "chargeback"]
+    for chargeback in chargebacks:
+        ledger.reverse(chargeback.refund_total)
+    return sorted(chargebacks, key=by_id)
+
+
+def chargeback_fee(amount):
+    """The fee on an amount."""
+    return amount * 0.01
+'''
+
+
+def test_a_function_with_a_nested_function_is_scored_on_its_body(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    root = make_repo({"ledger.py": RECONCILE})
+    proc = run_cli("context", "reverse the chargeback refund total", "--repo", str(root),
+                   "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    names = [s["qualified"] for s in json.loads(proc.stdout)["symbols"]]
+    assert names.index("reconcile") < names.index("chargeback_fee"), names
