@@ -5,12 +5,13 @@ The reader (a reviewer, or an LLM) only gets what is rendered, so the budget goe
 
 0. in PR mode, every changed line (a unit's `focus`) inside its definition's signature, in
    the lead order, before any other code: the change is what a reviewer came for;
-1. pieces in order of value per token, `value / cost ** DENSITY`: a unit that fits its share of
-   the budget whole is one piece worth its score; a bigger one is two, its core (signature, the
-   lines a PR changed, the lines that use the task's words, the closing line, `…` where lines
-   are left out: never just its head) and then the rest of it, grown around those lines while
-   room lasts. So a dominant long definition gets most of the budget, a weak one its core; a
-   unit that no longer fits whole when its turn comes is shown as its core;
+1. pieces in order of value per token, `value / cost ** density(budget)`: a unit that fits
+   its share of the budget whole is one piece worth its score; a bigger one is two, its core
+   (signature, the lines a PR changed, the lines that use the task's words, the closing line,
+   `…` where lines are left out: never just its head) and then the rest of it, grown around
+   those lines while room lasts. So a dominant long definition gets most of the budget, a
+   weak one its core; a unit that no longer fits whole when its turn comes is shown as its
+   core;
 2. with room left, whatever else fits whole, best first; then every big unit grows further;
 3. a file whose remaining lines cost little more than what is already taken is shown whole,
    and gaps of a line or two between shown runs are filled (cheaper to read than a marker).
@@ -26,6 +27,7 @@ large file, and the sets were most of a render's time).
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
@@ -38,8 +40,11 @@ from graphiq_ci.render.tokens import line_tokens, lines_tokens
 from graphiq_ci.text import stem, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
-#: first), 0 is pure score (the best unit even if it fills the budget alone)
+#: first), 0 is pure score (the best unit even if it fills the budget alone). DENSITY at
+#: DENSITY_BUDGET tokens and below, DENSITY_STEP less per doubling above it (see `density`)
 DENSITY = 0.5
+DENSITY_BUDGET = 2000
+DENSITY_STEP = 0.025
 #: tokens a file's block costs beyond its lines: header, fence, blank lines
 BLOCK_TOKENS = 18
 #: tokens of one `…` line between two runs (and the range it adds to the block's header)
@@ -294,14 +299,16 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int,
     top = cc.units[0].score if cc.units else 0.0
     wanted = [u for u in cc.units if u.score >= top * MIN_SCORE]
 
-    def density(piece: _Piece) -> float:
-        return float(piece.value / piece.cost ** DENSITY)
+    exponent = density(budget)
+
+    def by_value(piece: _Piece) -> float:
+        return float(piece.value / piece.cost ** exponent)
 
     for u in cc.units:  # a PR's changed lines first, inside their signatures: the change is
         if u.focus:     # what the reviewer came for; the passes below grow it as it deserves
             f = p.file(u.file)
             p.take(u, f, p.shortened(u, f, p.room, words=False), shortened=True)
-    pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=density, reverse=True)
+    pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=by_value, reverse=True)
     for piece in pieces:
         if p.room <= p.marker + p.block // 2:
             break
@@ -325,6 +332,15 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int,
     p.fill_gaps()
     ranked = sorted((kv for kv in p.files.items() if kv[1].chosen), key=lambda kv: -kv[1].best)
     return [_snippet(path, f, cc.languages.get(path, "")) for path, f in ranked]
+
+
+def density(budget: int) -> float:
+    """The exponent on a piece's cost: the bigger the budget, the less a long unit's length
+    counts against it. At 8,000 tokens a tail of 150 accessor methods (value 0.3, 50 tokens
+    each) went before bubbletea's `flush` (value 0.7, 1,000 tokens), which then fitted only
+    as its core. At 0.45 there (0.5 at 2,000 as before): CodeR at 8,000 on dev 0.852 -> 0.862,
+    dev2 0.736 -> 0.739; 0.40 helped dev as much and dev2 less, 0.5 at every budget least."""
+    return DENSITY - DENSITY_STEP * max(0.0, math.log2(max(budget, 1) / DENSITY_BUDGET))
 
 
 def change_tokens(cc: CodeCandidates) -> int:

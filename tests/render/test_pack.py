@@ -202,6 +202,34 @@ def test_the_best_unit_is_shortened_when_denser_units_took_its_room(tmp_path: Pa
     assert sum(count_tokens(sn.code) for sn in snippets) <= budget
 
 
+def test_a_large_budget_is_not_spent_on_a_tail_of_tiny_units_first(tmp_path: Path) -> None:
+    """The best unit (a 90-line method) and 200 five-line setters scoring a fifth of
+    it, as a renderer's file holds: at 8,000 tokens the setters together could take the whole
+    budget before the method's turn. With that much room the method's length must count
+    against it less than at 2,000 (`pack.density`), where small pieces still go first."""
+    body = [f"        frame_{i} = self.buffer.line({i}) + self.cursor.offset({i})"
+            for i in range(88)]
+    big = ["    def flush(self):", *body, "        return self.buffer"]
+    tiny = [line for i in range(200) for line in (
+        f"    def set_mode_{i}(self, enabled):", f"        self.modes[{i}] = enabled",
+        f"        self.dirty.add({i})", f"        self.log.append(({i}, enabled))",
+        f"        return self.modes[{i}]")]
+    lines = ["class Renderer:", *big, *tiny]
+    (tmp_path / "renderer.py").write_text("\n".join(lines) + "\n")
+    units = [CodeUnit("renderer.py", "flush", "Renderer.flush", "method", 2, 91, [(2, 91)],
+                      1.0, symbol_id=1)]
+    units += [CodeUnit("renderer.py", f"set_mode_{i}", f"Renderer.set_mode_{i}", "method",
+                       92 + 5 * i, 96 + 5 * i, [(92 + 5 * i, 96 + 5 * i)], 0.22,
+                       symbol_id=2 + i) for i in range(200)]
+    cc = CodeCandidates(units, {"renderer.py": lines}, {"renderer.py": "python"})
+    flush = set(range(2, 92))
+    assert count_tokens("\n".join(tiny)) > 8000 - count_tokens("\n".join(big))
+    [wide] = pack(cc, ["renderer"], 8000)
+    assert flush <= _shown([wide])["renderer.py"], "the best unit is shown whole"
+    [narrow] = pack(cc, ["renderer"], 2000)  # little room: small pieces first, as before
+    assert not flush <= _shown([narrow])["renderer.py"] and len(narrow.symbols) > 20
+
+
 # d. the JSON's snippets are the code blocks its prompt shows
 
 
