@@ -200,14 +200,16 @@ def error_notes(results: list[tuple[Tool | None, dict[str, Any]]]) -> list[str]:
 
 
 def git_describe() -> str:
-    """The commit measured, `-dirty` when a file other than a benchmark's own results differs
-    from it: a run that writes its summary (one split of two) must not mark the next run."""
+    """The commit measured, `-dirty` when a file that can change a measurement differs from
+    it: not a benchmark's own results (a run that writes its summary, one split of two, must
+    not mark the next run) and not Markdown (the README is edited while benchmarks run)."""
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(C.REPO_ROOT), *args], capture_output=True,
                               text=True).stdout.strip()
 
     commit = git("describe", "--always")
-    changed = git("status", "--porcelain", "--", ".", ":(exclude)benchmarks/results")
+    changed = git("status", "--porcelain", "--", ".", ":(exclude)benchmarks/results",
+                  ":(exclude)*.md")
     return (commit + "-dirty" if changed else commit) if commit else "unknown"
 
 
