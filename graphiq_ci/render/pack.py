@@ -212,14 +212,20 @@ class _Packer:
         header = 0 if f.chosen else self.block
         before = max(1, f.runs())
         cost, runs = f.cost(keep), f.runs(keep)
-        for n in hits + ([max(lines)] if u.kind != "module" else []):
-            if n in keep:
+        # a matching line that repeats one kept says nothing new: build_server's seven
+        # `@server.tool(annotations=READ_ONLY)` lines all use the task's word "server"
+        said = {f.lines[k - 1].strip() for k in keep}
+        closing = max(lines) if u.kind != "module" else 0
+        for n in hits + ([closing] if closing else []):
+            if n in keep or (n not in focus and n != closing
+                             and f.lines[n - 1].strip() in said):
                 continue
             joins = (n - 1 in f.chosen or n - 1 in keep) + (n + 1 in f.chosen or n + 1 in keep)
             price = cost + f.tokens[n - 1] + header + max(0, runs + 1 - joins - before) * \
                 self.marker
             if price <= room:
                 keep.add(n)
+                said.add(f.lines[n - 1].strip())
                 cost += f.tokens[n - 1]
                 runs += 1 - joins
         return keep

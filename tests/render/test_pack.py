@@ -173,6 +173,25 @@ def test_a_shortened_unit_keeps_signature_matching_line_and_end(tmp_path: Path,
     assert f"\n{MARKER}\n" in out.text
 
 
+def test_a_shortened_unit_shows_a_repeated_matching_line_once(tmp_path: Path) -> None:
+    """A function registering twelve tools under the same decorator: every decorator line
+    uses the task's word, but the second and later say nothing the first did not."""
+    tools = [line for i in range(12) for line in (
+        "    @server.tool(annotations=READ_ONLY)", f"    async def tool_{i}(query):",
+        f"        return await engine.answer(query, {i})", "")]
+    lines = ["def build_server(engine):", '    """The tools, one per question."""',
+             "    server = Server(engine)", *tools, "    return server"]
+    (tmp_path / "server.py").write_text("\n".join(lines) + "\n")
+    cc = CodeCandidates([CodeUnit("server.py", "build_server", "build_server", "function", 1,
+                                  len(lines), [(1, len(lines))], 1.0, symbol_id=1)],
+                        {"server.py": lines}, {"server.py": "python"})
+    [sn] = pack(cc, ["server"], 100)
+    code = sn.code.splitlines()
+    assert sn.shortened and code[0] == "def build_server(engine):"
+    assert code.count("    @server.tool(annotations=READ_ONLY)") == 1, code
+    assert "    server = Server(engine)" in code and code[-1] == "    return server"
+
+
 def test_the_best_unit_is_shortened_when_denser_units_took_its_room(tmp_path: Path) -> None:
     """The best unit fits its share of the budget whole, but twenty small, weaker units are
     denser and go first; when its turn comes it no longer fits whole. It must still show its
