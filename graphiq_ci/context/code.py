@@ -29,7 +29,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from itertools import chain
+from itertools import chain, starmap
 from pathlib import Path
 from typing import NamedTuple
 
@@ -274,9 +274,10 @@ class _Row(NamedTuple):  # thousands per query: a tuple is built ~4x faster than
     name: str
     qualified: str
     kind: str
-    line: int
+    line: int  # where the definition is (its name's line), as search and the graph say
     end_line: int
     parent: int | None
+    start: int = 0  # its first line, decorators and attributes included (0: `line`)
 
 
 #: a definition scored before it is built as a unit: (score, path, line, its row or None for the
@@ -286,18 +287,19 @@ _Scored = tuple[float, str, int, "_Row | None", list[tuple[int, int]]]
 
 def _symbols_of(store: Store, paths: list[str]) -> list[_Row]:
     marks = ",".join("?" * len(paths))
-    return list(map(_Row._make, store.conn.execute(
+    return list(starmap(_Row, store.conn.execute(
         "SELECT s.id, f.path, s.name, s.qualified, s.kind, s.line, s.end_line, s.parent_id "
         f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks})", paths)))
 
 
 def _with_attributes(rows: list[_Row], sources: dict[str, list[str]],
                      languages: dict[str, str]) -> list[_Row]:
-    """The rows, each starting at the decorators or attributes written above it (spans.py)."""
+    """The rows, each with its `start` at the decorators or attributes written above it
+    (spans.py); its `line` stays the definition's, the one `search` and the graph report."""
     out = []
     for r in rows:
         start = attached_start(sources.get(r.path, []), r.line, languages.get(r.path, ""))
-        out.append(r._replace(line=start) if start != r.line else r)
+        out.append(r._replace(start=start) if start != r.line else r)
     return out
 
 
@@ -353,8 +355,9 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
         if r.kind in DATA_KINDS and r.parent in ids:
             continue
         kids = None if r.kind in _READ_WHOLE else children.get(r.id)
-        runs = (subtract([(r.line, r.end_line)], [(c.line, c.end_line) for c in kids]) if kids
-                else [(r.line, r.end_line)] if r.line <= r.end_line else [])
+        first = r.start or r.line
+        runs = (subtract([(first, r.end_line)], [(c.start or c.line, c.end_line) for c in kids])
+                if kids else [(first, r.end_line)] if first <= r.end_line else [])
         if runs:
             out.append((r, runs))
     return out
@@ -362,7 +365,8 @@ def _own_runs(syms: list[_Row]) -> list[tuple[_Row, list[tuple[int, int]]]]:
 
 def _outside(lines: list[str], syms: list[_Row]) -> list[tuple[int, int]]:
     """Non-blank lines outside every definition, as runs."""
-    return trimmed(subtract([(1, len(lines))], [(r.line, r.end_line) for r in syms]), lines)
+    return trimmed(subtract([(1, len(lines))], [(r.start or r.line, r.end_line) for r in syms]),
+                   lines)
 
 
 def read_lines(root: Path, path: str) -> list[str]:

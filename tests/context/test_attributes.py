@@ -96,6 +96,20 @@ def test_python_decorators_stay_with_their_methods(
     assert not _dangling(code, "@"), code
 
 
+def test_a_decorated_definition_keeps_its_own_line(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """Shown from its decorators, a definition is still reported at its `def` line, as
+    `search` and the graph report it."""
+    text = _ledger()
+    root = make_repo({"ledger.py": text})
+    proc = run_cli("context", "parse the ledger text export", "--repo", str(root), "--format",
+                   "json")
+    assert proc.returncode == 0, proc.stderr
+    [sym] = [s for s in json.loads(proc.stdout)["symbols"]
+             if s["qualified"] == "Ledger.parse_ledger"]
+    assert sym["line"] == text.splitlines().index("    def parse_ledger(text):") + 1
+
+
 def test_rust_attributes_stay_with_their_items(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     root = make_repo({"src/lib.rs": _routes()})
