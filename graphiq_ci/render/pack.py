@@ -32,11 +32,11 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, count
 from typing import NamedTuple
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
-from graphiq_ci.render.tokens import line_tokens, lines_tokens
+from graphiq_ci.render.line_facts import LineFacts, line_facts, matches_for
+from graphiq_ci.render.tokens import line_tokens
 from graphiq_ci.text import stem, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
@@ -78,7 +78,7 @@ DEFAULT_OVERHEAD = Overhead()
 class _File:
     """One file's state during a pack: the lines shown so far, and what they cost."""
 
-    facts: _Facts  # the source's lines and their costs, shared by every pack of one render
+    facts: LineFacts  # the source's lines and their costs, shared by every pack of one render
     lines: list[str] = field(init=False)
     tokens: list[float] = field(init=False)  # per line, its newline included
     nonblank: frozenset[int] = field(init=False)  # line numbers of the lines that are not blank
@@ -131,12 +131,12 @@ class _Packer:
         self.stems = {stem(t) for t in task_terms}
         self.room: float = budget
         self.files: dict[str, _File] = {}
-        self._matches = _matches_for(frozenset(self.stems))
+        self._matches = matches_for(frozenset(self.stems))
         self._lines: dict[int, tuple[CodeUnit, frozenset[int]]] = {}
 
     def file(self, path: str) -> _File:
         if path not in self.files:
-            self.files[path] = _File(_line_facts(self.cc.sources.get(path, [])))
+            self.files[path] = _File(line_facts(self.cc.sources.get(path, [])))
         return self.files[path]
 
     def lines_of(self, u: CodeUnit) -> frozenset[int]:
@@ -355,47 +355,6 @@ def change_tokens(cc: CodeCandidates) -> int:
     lines = sum(line_tokens(cc.sources.get(u.file, [])[n - 1]) for u in cc.units
                 for n in u.focus if n <= len(cc.sources.get(u.file, [])))
     return int(lines + BLOCK_TOKENS * len({u.file for u in cc.units if u.focus}))
-
-
-class _Facts(NamedTuple):
-    lines: list[str]  # kept, so that its id cannot be reused while this is cached
-    tokens: list[float]  # per line, its newline included
-    by_line: list[float]  # the same, indexed by line number (by_line[0] is 0)
-    prefix: list[float]  # prefix[n]: the cost of lines 1..n
-    nonblank: frozenset[int]
-    nonblank_cost: float
-
-
-#: per source list (the same object through one render's packs and repacks): its line costs
-#: and non-blank lines, computed once
-_FACTS: dict[int, _Facts] = {}
-#: per task (its stems): line → how many of the task's words it uses. A render packs up to
-#: REPACKS + 1 times and each pack asks every line of the units it considers, ~40 % of a
-#: pack's time when each pack counted them again (issue #14); one task's lines are kept
-_MATCHES: dict[frozenset[str], dict[str, int]] = {}
-_FACTS_KEPT = 64
-
-
-def _line_facts(lines: list[str]) -> _Facts:
-    hit = _FACTS.get(id(lines))
-    if hit is not None and hit.lines is lines:
-        return hit
-    if len(_FACTS) >= _FACTS_KEPT:
-        _FACTS.clear()
-    tokens = lines_tokens(lines)
-    by_line = [0.0, *tokens]
-    nonblank = frozenset(compress(count(1), map(str.strip, lines)))  # in C: ~19k lines a query
-    facts = _Facts(lines, tokens, by_line, list(accumulate(by_line)), nonblank,
-                   sum(map(by_line.__getitem__, nonblank)))
-    _FACTS[id(lines)] = facts
-    return facts
-
-
-def _matches_for(stems: frozenset[str]) -> dict[str, int]:
-    if stems not in _MATCHES:
-        _MATCHES.clear()
-        _MATCHES[stems] = {}
-    return _MATCHES[stems]
 
 
 def _lines_of(u: CodeUnit) -> set[int]:
