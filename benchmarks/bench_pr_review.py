@@ -47,6 +47,7 @@ import _common as C  # noqa: E402
 from bench_quality import git_describe  # noqa: E402
 from pr_others import (  # noqa: E402
     import_neighbours,
+    import_pairs,
     main_file,
     named_by_comment,
     others_table,
@@ -133,17 +134,8 @@ def by_convention(repo: Path, source: list[str]) -> set[str]:
 
 def by_imports(repo: Path, source: list[str]) -> set[str]:
     """Test files the index says import one of the changed files."""
-    conn = sqlite3.connect(f"file:{repo / '.graphiq' / 'graphiq.db'}?mode=ro", uri=True)
-    try:
-        marks = ",".join("?" * len(source))
-        rows = conn.execute(
-            "SELECT DISTINCT fa.path FROM edges e JOIN symbols a ON a.id = e.src_id "
-            "JOIN files fa ON fa.id = a.file_id JOIN symbols b ON b.id = e.dst_id "
-            f"JOIN files fb ON fb.id = b.file_id WHERE e.kind = 'imports' AND fb.path IN ({marks})",
-            source).fetchall()
-    finally:
-        conn.close()
-    return {p for (p,) in rows if is_test_path(p)}
+    pairs = import_pairs(repo / ".graphiq" / "graphiq.db", source)
+    return {a for a, b in pairs if b in source and is_test_path(a)}
 
 
 @dataclass

@@ -61,18 +61,24 @@ def named_by_comment(data: dict[str, Any]) -> dict[str, set[str]]:
             "top files": set(ranked[:RANKED_FILES])}
 
 
-def import_neighbours(db: Path, path: str) -> set[str]:
-    """Files that import `path`, or that `path` imports, as the index recorded them."""
+def import_pairs(db: Path, paths: list[str]) -> list[tuple[str, str]]:
+    """(importing file, imported file) for each import edge the index recorded with one of
+    `paths` at either end."""
+    marks = ",".join("?" * len(paths))
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        rows = conn.execute(
-            "SELECT fa.path, fb.path FROM edges e JOIN symbols a ON a.id = e.src_id "
+        return conn.execute(
+            "SELECT DISTINCT fa.path, fb.path FROM edges e JOIN symbols a ON a.id = e.src_id "
             "JOIN files fa ON fa.id = a.file_id JOIN symbols b ON b.id = e.dst_id "
             "JOIN files fb ON fb.id = b.file_id WHERE e.kind = 'imports' "
-            "AND (fa.path = ? OR fb.path = ?)", (path, path)).fetchall()
+            f"AND (fa.path IN ({marks}) OR fb.path IN ({marks}))", [*paths, *paths]).fetchall()
     finally:
         conn.close()
-    return {p for pair in rows for p in pair} - {path}
+
+
+def import_neighbours(db: Path, path: str) -> set[str]:
+    """Files that import `path`, or that `path` imports, as the index recorded them."""
+    return {p for pair in import_pairs(db, [path]) for p in pair} - {path}
 
 
 def same_directory(files: list[str], path: str) -> set[str]:

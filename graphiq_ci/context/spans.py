@@ -1,8 +1,8 @@
 """Line runs: a definition's lines as sorted, disjoint (first, last) pairs, and what shapes them.
 
 A unit of code (context/code.py) is the lines a definition owns: its span, started at the
-decorators and attributes written above it, less its children's spans, without blank lines
-at either end.
+decorators and attributes written above it, less the spans of a container's children (a
+function keeps what is nested in it), without blank lines at either end.
 """
 
 from __future__ import annotations
