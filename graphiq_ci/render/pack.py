@@ -37,7 +37,7 @@ from typing import NamedTuple
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
 from graphiq_ci.render.line_facts import LineFacts, line_facts, matches_for
 from graphiq_ci.render.tokens import line_tokens
-from graphiq_ci.text import stem, terms
+from graphiq_ci.text import stem, stem_probe, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
 #: first), 0 is pure score (the best unit even if it fills the budget alone). DENSITY at
@@ -132,6 +132,7 @@ class _Packer:
         self.room: float = budget
         self.files: dict[str, _File] = {}
         self._matches = matches_for(frozenset(self.stems))
+        self._probe = stem_probe(frozenset(self.stems))
         self._lines: dict[int, tuple[CodeUnit, frozenset[int]]] = {}
 
     def file(self, path: str) -> _File:
@@ -180,7 +181,8 @@ class _Packer:
     def matches(self, line: str) -> int:
         """How many of the task's words the line uses (each line is asked several times)."""
         if line not in self._matches:
-            self._matches[line] = len({stem(t) for t in terms(line)} & self.stems)
+            self._matches[line] = len({stem(t) for t in terms(line)} & self.stems) \
+                if self._probe.search(line.lower()) else 0
         return self._matches[line]
 
     def shortened(self, u: CodeUnit, f: _File, room: float, words: bool = True) -> set[int]:
