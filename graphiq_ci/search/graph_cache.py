@@ -4,10 +4,11 @@ The cache is a run of flat sections, each 8-byte aligned: numbers as little-endi
 bytes, strings as one UTF-8 blob (each string ended by a NUL) plus where each starts, term
 sets and adjacency in CSR form (offsets plus flat ids), and the lookups a query needs (names
 sorted, the vocabulary's order) stored rather than derived. Loading reads the file (maps a
-large one), checks its CRC-32 and every section's size, and casts memoryviews over the
-bytes: no copy, no split and no per-symbol Python, so a warm query pays little for the
-repository's size (at 200k symbols the zstd frame, splitting the strings, range-checking
-every id and sorting the names were ~0.7 s of each query; the CRC is what is left, ~0.02 s).
+large one), checks its CRC-32 (once per file: `graph.checked` remembers the file it
+verified) and every section's size, and casts memoryviews over the bytes: no copy, no split
+and no per-symbol Python, so a warm query pays little for the repository's size (at 200k
+symbols the zstd frame, splitting the strings, range-checking every id and sorting the names
+were ~0.7 s of each query, the CRC ~0.02 s).
 Items are materialised on first access (`graph_views`).
 
 Only struct, zlib's CRC and memoryview parse the file: never pickle or marshal, because the
@@ -33,7 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from graphiq_ci.search.graph import GraphIndex, build, lazy_lookups
-from graphiq_ci.search.graph_files import DELTA_NAME, note, set_aside, write_whole
+from graphiq_ci.search.graph_files import (
+    DELTA_NAME,
+    CheckedStamp,
+    note,
+    set_aside,
+    write_whole,
+)
 from graphiq_ci.search.graph_lookups import NameIndex
 from graphiq_ci.search.graph_views import (
     I32,
@@ -174,9 +181,10 @@ def _pad(size: int) -> bytes:
     return b"\0" * (-size % 8)
 
 
-def _load(data: Buffer, generation: int | None) -> GraphIndex | None:
+def _load(data: Buffer, generation: int | None, checked: bool = False) -> GraphIndex | None:
     """The cached graph; None when it is stale (another generation than `generation`, when
-    one is given). A file of another format raises `_Stale`."""
+    one is given). A file of another format raises `_Stale`. `checked`: this very file's CRC
+    was verified before (`CheckedStamp`), so its body is not read again for it."""
     if len(data) < _HEADER or data[:4] != _MAGIC:
         raise _Corrupt("not a graph cache")
     fmt, gen, crc = struct.unpack_from("<III", data, 4)
@@ -185,7 +193,7 @@ def _load(data: Buffer, generation: int | None) -> GraphIndex | None:
     if generation is not None and gen != generation:
         return None
     body = memoryview(data)[_HEADER:]
-    if zlib.crc32(body) != crc:
+    if not checked and zlib.crc32(body) != crc:
         raise _Corrupt("checksum mismatch")
     try:
         return _decode(gen, data)
@@ -309,19 +317,21 @@ def _decode(gen: int, data: Buffer) -> GraphIndex:
 _MAP_FROM = 16 << 20
 
 
-def _read(path: Path) -> Buffer:
-    """The file's bytes, a large one memory-mapped where a mapped file can be replaced (POSIX).
+def _read(path: Path) -> tuple[Buffer, tuple[int, int, int]]:
+    """The file's bytes, a large one memory-mapped where a mapped file can be replaced (POSIX),
+    and what identifies this very file: its size, modification time and inode.
 
     A mapping stays valid while it is used because no writer changes the file in place:
     `load_graph` writes a new file and renames it over the old one, and `_set_aside` renames.
     (A file truncated in place under a running process would end it with SIGBUS.)
     """
     with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if os.name != "posix" or size < _MAP_FROM:
-            return f.read()
+        st = os.fstat(f.fileno())
+        identity = (st.st_size, st.st_mtime_ns, st.st_ino)
+        if os.name != "posix" or st.st_size < _MAP_FROM:
+            return f.read(), identity
         flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)  # faulted in at once
-        return mmap.mmap(f.fileno(), size, flags=flags, prot=mmap.PROT_READ)
+        return mmap.mmap(f.fileno(), st.st_size, flags=flags, prot=mmap.PROT_READ), identity
 
 
 def load_graph(store: Store, root: Path) -> GraphIndex:
@@ -340,9 +350,13 @@ def load_graph(store: Store, root: Path) -> GraphIndex:
     generation = store.generation
     cached, crc = None, 0
     try:
-        data = _read(path)
-        cached = _load(data, None)
-        crc = struct.unpack_from("<I", data, 12)[0]
+        data, identity = _read(path)
+        crc = struct.unpack_from("<I", data, 12)[0] if len(data) >= _HEADER else 0
+        checked = CheckedStamp(path, identity, crc)
+        verified = checked.holds()
+        cached = _load(data, None, checked=verified)
+        if cached is not None and not verified:
+            checked.record()
     except OSError:
         old = [p.name for p in map(path.with_name, OLD_CACHES) if p.exists()]
         if old:

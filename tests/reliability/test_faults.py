@@ -156,7 +156,7 @@ def test_sigkill_while_writing_the_graph_delta_heals(tmp_path: Path) -> None:
         after = run_cli(*query)
         assert after.returncode == 0 and "Traceback" not in after.stderr, after.stderr
         names = sorted(p.name for p in (repo / ".graphiq").glob("graph.*"))
-        assert names == ["graph.bin", "graph.delta"], names
+        assert names == ["graph.bin", "graph.checked", "graph.delta"], names
         for cache in (repo / ".graphiq").glob("graph.*"):
             cache.unlink()
         fresh = run_cli(*query)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mmap
+import os
 import shutil
 import struct
 import zlib
@@ -246,6 +247,36 @@ def test_a_damaged_cache_file_is_set_aside_and_rebuilt(
         assert cache.read_bytes()[:4] == _MAGIC
         assert _observable(load_graph(store, root)) == want
         assert capsys.readouterr().err == ""
+    for aside in cache.parent.glob(f"{CACHE_NAME}.broken-*"):
+        aside.unlink()
+
+
+def test_the_crc_is_read_once_per_cache_file(
+        shop_store: tuple[Path, Store], capsys: pytest.CaptureFixture[str]) -> None:
+    """`graph.checked` names the file whose CRC a load verified; a later load of that same file
+    (size, modification time, inode) skips the CRC, and any rewrite is verified again."""
+    root, store = shop_store
+    cache = index_dir(root) / CACHE_NAME
+    stamp = cache.with_name("graph.checked")
+    cache.unlink(missing_ok=True)
+    stamp.unlink(missing_ok=True)
+    want = _observable(load_graph(store, root))  # built and written
+    assert not stamp.exists()
+    assert _observable(load_graph(store, root)) == want  # read and verified
+    st = cache.stat()
+    crc = struct.unpack_from("<I", cache.read_bytes(), 12)[0]
+    assert stamp.read_text() == f"{st.st_size} {st.st_mtime_ns} {st.st_ino} {crc}\n"
+    flipped = bytearray(cache.read_bytes())
+    flipped[_start(bytes(flipped), "out.to")] ^= 0x40
+    with open(cache, "r+b") as f:  # in place: same size and inode
+        f.write(flipped)
+    os.utime(cache, ns=(st.st_atime_ns, st.st_mtime_ns))
+    with pytest.raises(IndexError):  # the stamp stood for the CRC; the bounds checks hold
+        _observable(load_graph(store, root))
+    assert capsys.readouterr().err == ""
+    os.utime(cache, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # any write moves the time
+    assert _observable(load_graph(store, root)) == want
+    assert "checksum mismatch" in capsys.readouterr().err
     for aside in cache.parent.glob(f"{CACHE_NAME}.broken-*"):
         aside.unlink()
 
