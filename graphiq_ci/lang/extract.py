@@ -150,6 +150,17 @@ class _Def:
     qualified: str = ""
 
 
+@cache
+def _keywords(grammar: str) -> frozenset[str]:
+    """The grammar's keywords (its anonymous, word-like tokens): no definition inside an error
+    recovery is named one. Outside one they may be names (Python's `def match`, JavaScript's
+    `catch()` method, Rust's `fn default`)."""
+    language = get_language(grammar)  # type: ignore[arg-type]
+    return frozenset(kind for i in range(language.node_kind_count)
+                     if not language.node_kind_is_named(i) and language.node_kind_is_visible(i)
+                     and (kind := language.node_kind_for_id(i)) and kind.isidentifier())
+
+
 def _text(node: ts.Node) -> str:
     return (node.text or b"").decode("utf-8", "replace")
 
@@ -277,6 +288,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                     known.doc_node = doc[0]  # the same definition, matched by its docstring pattern
                 if not names or known is not None or not _text(names[0]).strip():
                     continue  # a zero-width or blank name (error recovery) defines nothing
+                if node.has_error and _text(names[0]) in _keywords(spec.grammar):
+                    continue  # `else if (x) {…}` recovered as a function named `if`
                 owner = caps.get("owner")
                 body = caps.get("body")
                 defs[(node.start_byte, node.end_byte)] = _Def(

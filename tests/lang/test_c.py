@@ -92,6 +92,38 @@ def test_c_syntax_error_keeps_good_symbols() -> None:
     assert ("function", "good", 1) in symbols(parsed)
 
 
+def test_a_keyword_recovered_from_a_syntax_error_names_no_definition() -> None:
+    """A `}` inside `#ifdef` closes the function early for a parser that does not run the
+    preprocessor: the `else if (…) {` left at the top level is recovered as a function `if`."""
+    source = """\
+    int scale(int e) {
+        if (e > 0) {
+            return 1;
+        }
+    #ifdef EXTRA
+        }
+    #endif
+        else if (e < -3) {
+            return 2;
+        }
+        return 0;
+    }
+
+    int after(void) { return 1; }
+    """
+    parsed = parse("c", "src/scale.c", source)
+    assert parsed.error
+    assert {(k, n) for k, n, _ in symbols(parsed)} == {("function", "scale"),
+                                                      ("function", "after")}
+
+
+def test_a_keyword_names_a_definition_where_the_language_allows_it() -> None:
+    """Outside an error recovery a grammar keyword may be a name: Python's soft keywords."""
+    parsed = parse("python", "m.py", "def match(pattern):\n    return pattern\n\n\n"
+                   "def type(value):\n    return value\n")
+    assert {("function", "match", 1), ("function", "type", 5)} <= symbols(parsed)
+
+
 def test_c_prototypes_declare_and_bodies_define() -> None:
     header = parse("c", "include/store.h", HEADER)
     assert symbol(header, "store_open").declaration
