@@ -17,6 +17,10 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _MENTION = re.compile(r"(?<![\w`])@[\w-]+")
+#: a word that introduces an issue or PR number (`ref #2804`, `see #12`, `Refs: #7`) names
+#: the thread, not the code: "ref" would match every `ref` in a code base
+_ISSUE_POINTER = re.compile(r"\b(?:refs?|see|cf|re|reverts?|supplements?)\b\.?:?\s*(?=#\d)",
+                            re.I)
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(
@@ -45,6 +49,7 @@ def clean_markdown(text: str) -> str:
     text = _URL.sub(" ", text)
     text = _TAG.sub(" ", text)
     text = _MENTION.sub(" ", text)
+    text = _ISSUE_POINTER.sub(" ", text)
     text = re.sub(r"^\s*[-*]\s*\[[ xX]\]\s*", "", text, flags=re.M)  # checklists
     return text
 

@@ -55,6 +55,13 @@ def test_urls_mentions_and_html_comments_are_removed() -> None:
     assert "https" not in cleaned
 
 
+def test_a_word_pointing_at_an_issue_number_is_not_a_term() -> None:
+    """`ref #2804` names a thread; the same word elsewhere is the code's (`ref counting`)."""
+    t = extract_terms("Fix crash on numeric comparison (ref #2804). Refs: #12, cf. #9, "
+                      "Reverts #10; see #3 for the ref counting")
+    assert t.words == ("crash", "numeric", "comparison", "ref", "counting")
+
+
 def test_markdown_links_keep_their_text_images_and_checklists_go() -> None:
     t = extract_terms("- [x] update `charge_card`\n- [ ] read the [refund docs](https://x.y/z) "
                       "![diagram](LedgerDiagram.png) <b>urgent</b>")
