@@ -73,8 +73,9 @@ class CheckedStamp:
     `context` on sqlalchemy (25 MB) and grows with the repository; a later query that finds
     the same file (nothing rewrote it: a writer renames a new file into place, and any write
     changes the modification time) and the same CRC in its header skips it. The structural
-    checks on every section still run on every load; bit rot under an unchanged modification
-    time is what this gives up, which the database beside it would not survive either."""
+    checks on every section still run on every load; bit rot under an unchanged size,
+    modification time and inode is what this gives up (it then fails where the bad bytes are
+    read; SQLite's file beside it carries no checksum at all)."""
 
     NAME = "graph.checked"
 
@@ -89,4 +90,5 @@ class CheckedStamp:
             return False
 
     def record(self) -> None:
-        write_whole(self.path, [self.line.encode("ascii")], "graph-checked")  # False: read-only
+        # a read-only checkout cannot keep the stamp: the next load verifies the CRC again
+        write_whole(self.path, [self.line.encode("ascii")], "graph-checked")

@@ -271,7 +271,7 @@ def test_the_crc_is_read_once_per_cache_file(
     with open(cache, "r+b") as f:  # in place: same size and inode
         f.write(flipped)
     os.utime(cache, ns=(st.st_atime_ns, st.st_mtime_ns))
-    with pytest.raises(IndexError):  # the stamp stood for the CRC; the bounds checks hold
+    with pytest.raises(IndexError):  # the stamp stood for the CRC: the bad offset fails where read
         _observable(load_graph(store, root))
     assert capsys.readouterr().err == ""
     os.utime(cache, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # any write moves the time
