@@ -235,14 +235,15 @@ def main() -> int:
 
 
 def _print_code(rows: list[tuple[Path, dict[str, Any]]], until: str) -> None:
-    """The code table: graphiq-ci's prompt, then the packer's, per budget; the packer's
-    cells are `-` for a language its extension list leaves out (it shows none of its code)."""
+    """The code table: graphiq-ci's prompt, then the packer's, per budget, and the two symbol
+    lists' Symbol Recall@20; the packer's cells are `-` for a language its extension list
+    leaves out (it shows none of its code)."""
     import _common as C
 
     from graphiq_ci.lang.registry import plugin_for
 
     packed = C.load_bench_module("peers/common").SOURCE_EXT
-    cols = [f"{m} {b}" for b in BUDGETS for m in ("CodeR", "Full")]
+    cols = [f"{m} {b}" for b in BUDGETS for m in ("CodeR", "Full")] + ["SymR@20"]
     head = ("\n| repository | tasks with gold code | "
             + " | ".join(f"{c} | packer {c}" for c in cols) + " |")
     print(head + "\n|" + "---|" * (head.count("|") - 1))
@@ -252,7 +253,7 @@ def _print_code(rows: list[tuple[Path, dict[str, Any]]], until: str) -> None:
         covered = language != "-" and bool(set(plugin_for(language).extensions) & packed)
         name = repo.name if repo.name not in ("repo", ".git") else repo.parent.name
         cells = [f"{ours[k]} | {packer[k] if covered else '-'}"
-                 for b in BUDGETS for k in (f"code_r_{b}", f"full_{b}")]
+                 for k in [f"{m}_{b}" for b in BUDGETS for m in ("code_r", "full")] + ["sym_r_20"]]
         print(f"| {name} | {ours['code_tasks']} | " + " | ".join(cells) + " |")
 
 

@@ -8,6 +8,8 @@ be checked on languages and repositories in neither split:
           are (an added line counts for the definition it was inserted in);
   ours    `context --format prompt` at each budget, from the context that ranked the files;
   packer  the shared benchmark's BM25 chunk packer (`peers/bm25_prompt.py`) at each budget.
+Symbol Recall@20 is eval.py's: the share of the gold symbols among a method's first 20
+symbols (ours: the context's symbol list; the packer's: the chunks of its 2,000-token prompt).
 The index's own spans define the gold: a whole unit shown is a whole gold symbol, which the
 regex chunks of the packer need not be, so compare the packer's figure with care.
 """
@@ -75,8 +77,9 @@ def _eval() -> ModuleType:
     return C.load_bench_module("eval")
 
 
-def packer_text(root: Path, task: str, budget: int, tmp: Path) -> str:
-    """The BM25 chunk packer's prompt for `task` at `budget`, run as the splits run it."""
+def packer_output(root: Path, task: str, budget: int, tmp: Path) -> dict[str, Any]:
+    """The BM25 chunk packer's output for `task` at `budget` (its prompt is `context`, its
+    chunks `symbols`), run as the splits run it."""
     import _common as C
 
     task_file = tmp / "task.txt"
@@ -84,7 +87,16 @@ def packer_text(root: Path, task: str, budget: int, tmp: Path) -> str:
     done = subprocess.run([sys.executable, str(C.BENCH_DIR / "peers" / "bm25_prompt.py"),
                            str(root), str(task_file), "--budget", str(budget)],
                           capture_output=True, text=True, check=True)
-    return str(json.loads(done.stdout)["context"])
+    return dict(json.loads(done.stdout))
+
+
+def symbol_recall(gold: list[dict[str, Any]], symbols: list[dict[str, Any]]) -> float:
+    """eval.py's SymR@20: the share of the gold symbols (one per file and qualified name)
+    that one of the first 20 `symbols` ({"file", "name"}) names."""
+    ev = _eval()
+    unique = {(g["file"], g.get("qualname") or g["name"]): g for g in gold}.values()
+    top = symbols[:20]
+    return sum(any(ev.sym_match(g, p) for p in top) for g in unique) / len(unique)
 
 
 @dataclass
@@ -93,6 +105,7 @@ class CodeScores:
 
     code_r: dict[int, list[float]] = field(default_factory=lambda: {b: [] for b in BUDGETS})
     full: dict[int, list[float]] = field(default_factory=lambda: {b: [] for b in BUDGETS})
+    sym_r: list[float] = field(default_factory=list)
 
     def add(self, budget: int, metrics: dict[str, float]) -> None:
         self.code_r[budget].append(metrics["CodeR"])
@@ -104,12 +117,14 @@ class CodeScores:
 
         return {**{f"code_r_{b}": mean(v) for b, v in self.code_r.items()},
                 **{f"full_{b}": mean(v) for b, v in self.full.items()},
+                "sym_r_20": mean(self.sym_r),
                 "code_tasks": len(self.code_r[BUDGETS[0]])}
 
 
 def score(ctx: Any, root: Path, task: str, gold: list[dict[str, Any]], ours: CodeScores,
           packer: CodeScores, tmp: Path) -> None:
-    """Render `ctx` and the packer's prompt at each budget; score both against `gold`."""
+    """Render `ctx` and the packer's prompt at each budget; score both against `gold`, and
+    both symbol lists."""
     from graphiq_ci.render.output import render_text
 
     ev = _eval()
@@ -119,4 +134,9 @@ def score(ctx: Any, root: Path, task: str, gold: list[dict[str, Any]], ours: Cod
         if not mine:  # no gold line of 8 characters or more: nothing to find
             return
         ours.add(budget, mine)
-        packer.add(budget, ev.code_metrics(spec, packer_text(root, task, budget, tmp), str(root)))
+        theirs = packer_output(root, task, budget, tmp)
+        packer.add(budget, ev.code_metrics(spec, str(theirs["context"]), str(root)))
+        if budget == BUDGETS[0]:
+            ours.sym_r.append(symbol_recall(gold, [{"file": s.file, "name": s.name}
+                                                   for s in ctx.symbols]))
+            packer.sym_r.append(symbol_recall(gold, list(theirs.get("symbols") or [])))

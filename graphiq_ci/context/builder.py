@@ -7,6 +7,7 @@ budgets → edge recovery. The symbols list leads with the best code units, neig
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,7 +15,13 @@ from graphiq_ci.context.candidates import Candidates, collect
 from graphiq_ci.context.code import code_units
 from graphiq_ci.context.expand import Budget, Kept, expand, recover_edges
 from graphiq_ci.context.files import FileScores, in_words, rank_files
-from graphiq_ci.context.model import CodeCandidates, Context, ContextFile, ContextSymbol
+from graphiq_ci.context.model import (
+    CodeCandidates,
+    CodeUnit,
+    Context,
+    ContextFile,
+    ContextSymbol,
+)
 from graphiq_ci.context.terms import extract_terms
 from graphiq_ci.search import Boosts, GraphIndex, rank
 from graphiq_ci.search.query import parse_query
@@ -26,6 +33,8 @@ RANKED_FILES = 20
 SEARCH_DEPTH = 80
 #: the share of the symbol list the best code units lead (see `lead_with_code`)
 LEAD_UNITS = 0.75
+#: the best code units the symbol list may lead with, in its own order (see `by_likelihood`)
+LIST_UNITS = 60
 
 
 @dataclass(frozen=True)
@@ -59,8 +68,9 @@ def assemble(store: Store, g: GraphIndex, root: Path, task: str, opts: Options,
     kept = expand(g, entries, budget, opts.depth, priority, strong[: opts.max_nodes // 3])
     ctx.code = code_units(store, g, root, ctx.files, list(q.terms), cands)
     _explain_files(ctx, files, list(q.terms))
-    ctx.symbols = lead_with_code(g, ctx.code, _symbols(store, g, kept, entries, cands, file_rank),
-                                 budget)
+    ctx.symbols = lead_with_code(g, by_likelihood(ctx.code, ctx.files, list(q.terms)),
+                                 ctx.code.copies,
+                                 _symbols(store, g, kept, entries, cands, file_rank), budget)
     ctx.entry_points = [s.id for s in ctx.symbols if s.role == "entry"]
     ctx.edges = recover_edges(g, [g.pos_of_id[s.id] for s in ctx.symbols])
     ctx.stats = {"candidates": len(cands.score), "kept": len(kept), "edges": len(ctx.edges),
@@ -141,8 +151,36 @@ def _symbols(store: Store, g: GraphIndex, kept: list[int], entries: list[int],
     return out
 
 
-def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[ContextSymbol],
-                   budget: Budget) -> list[ContextSymbol]:
+def by_likelihood(code: CodeCandidates, files: list[ContextFile],
+                  query_terms: list[str]) -> list[CodeUnit]:
+    """The best LIST_UNITS code units in the symbol list's order, each scored as its packer
+    score × e^(the share of the task's words it uses) × its file's share of the best file's
+    score (the list leads with fewer than a third of them).
+
+    The packer's order weighs what a unit is worth against what showing it costs; an entry of
+    the list costs nothing, so the list asks only how likely a unit is to be what the task
+    changes. Two things answer that better than the packer's score: how many of the task's
+    distinct words a unit uses (BM25 lets one word used often score as high, and in the
+    packer that breadth would favour long units), and the file ranking, followed more closely
+    (a change's definitions cluster in its file). Symbol Recall@20 on dev 0.736 -> 0.747 and
+    on dev2 0.722 -> 0.736, up in 7 of the 11 repositories and down in one (serde); either
+    factor alone raised one split only."""
+    stems = {stem(t) for t in query_terms if len(t) > 2}
+    best_file = max((f.score for f in files), default=0.0) or 1.0
+    share = {f.path: f.score / best_file for f in files}
+
+    def likelihood(u: CodeUnit) -> float:
+        lines = code.sources.get(u.file, [])
+        text = "\n".join("\n".join(lines[a - 1:b]) for a, b in u.runs).lower()
+        used = sum(s in text for s in stems) / max(1, len(stems))
+        return u.score * math.exp(used) * share.get(u.file, 0.0)
+
+    return sorted((replace(u, score=likelihood(u)) for u in code.units[:LIST_UNITS]),
+                  key=lambda u: (-u.score, u.file, u.line))
+
+
+def lead_with_code(g: GraphIndex, units: list[CodeUnit], copies: frozenset[int],
+                   neighbours: list[ContextSymbol], budget: Budget) -> list[ContextSymbol]:
     """The definitions that answer the task (best code units, up to LEAD_UNITS of the list)
     first, then graph neighbours, under the BFS's own budgets: max_nodes, per file, tests.
 
@@ -157,7 +195,7 @@ def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[Context
     a definition whose code repeats a unit's word for word (`code.copies`)."""
     kept = Kept(g, budget)
     lead: list[ContextSymbol] = []
-    for u in code.units:
+    for u in units:
         if len(lead) >= max(1, int(budget.max_nodes * LEAD_UNITS)):
             break
         pos = g.pos_of_id.get(u.symbol_id)
@@ -169,6 +207,6 @@ def lead_with_code(g: GraphIndex, code: CodeCandidates, neighbours: list[Context
                 role="entry" if len(lead) < ENTRY_POINTS else "related"))
     for s in neighbours:
         pos = g.pos_of_id.get(s.id)
-        if pos is not None and s.id not in code.copies and kept.add(pos):
+        if pos is not None and s.id not in copies and kept.add(pos):
             lead.append(replace(s, role="test" if s.role == "test" else "related"))
     return lead

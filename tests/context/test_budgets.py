@@ -14,7 +14,7 @@ import pytest
 
 import graphiq_ci
 from graphiq_ci.context import Context, Options
-from graphiq_ci.context.builder import LEAD_UNITS
+from graphiq_ci.context.builder import LEAD_UNITS, by_likelihood
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.render import render_json
 from tests.context.conftest import run_cli
@@ -33,8 +33,10 @@ def _limits(max_nodes: int, about_tests: bool) -> tuple[int, int]:
 
 def _lead(ctx: Context, max_nodes: int) -> set[tuple[str, int]]:
     """(file, line) of the code units that lead the symbol list: its longest prefix that
-    follows the units' order, at most LEAD_UNITS of max_nodes."""
-    rank = {u.symbol_id: k for k, u in enumerate(ctx.code.units) if u.symbol_id}
+    follows the list's order of the units (`by_likelihood`), at most LEAD_UNITS of
+    max_nodes."""
+    ordered = by_likelihood(ctx.code, ctx.files, ctx.stats["terms"])
+    rank = {u.symbol_id: k for k, u in enumerate(ordered) if u.symbol_id}
     lead, last = [], -1
     for s in ctx.symbols[:max(1, int(max_nodes * LEAD_UNITS))]:
         if rank.get(s.id, -1) <= last:
