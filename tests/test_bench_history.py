@@ -111,3 +111,5 @@ def test_the_code_each_prompt_shows_is_scored_in_the_same_run(tmp_path: Path) ->
     cells = row.split(" | ")
     assert cells[0] == "| shop" and cells[1] == "2"
     assert float(cells[2]) == 1.0  # each method is the first, and whole, in a small prompt
+    assert header.split(" | ")[-2:] == ["SymR@20", "packer SymR@20 |"]
+    assert float(cells[-2]) == 1.0  # and the first entry of the symbol list

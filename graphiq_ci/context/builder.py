@@ -163,8 +163,8 @@ def by_likelihood(code: CodeCandidates, files: list[ContextFile],
     distinct words a unit uses (BM25 lets one word used often score as high, and in the
     packer that breadth would favour long units), and the file ranking, followed more closely
     (a change's definitions cluster in its file). Symbol Recall@20 on dev 0.736 -> 0.747 and
-    on dev2 0.722 -> 0.736, up in 7 of the 11 repositories and down in one (serde); either
-    factor alone raised one split only."""
+    on dev2 0.722 -> 0.736, up in 7 of the 11 repositories and down in one (serde). Alone, the
+    words' share gave 0.734 / 0.738 and the file's share 0.748 / 0.727."""
     stems = {stem(t) for t in query_terms if len(t) > 2}
     best_file = max((f.score for f in files), default=0.0) or 1.0
     share = {f.path: f.score / best_file for f in files}
