@@ -91,12 +91,10 @@ def packer_output(root: Path, task: str, budget: int, tmp: Path) -> dict[str, An
 
 
 def symbol_recall(gold: list[dict[str, Any]], symbols: list[dict[str, Any]]) -> float:
-    """eval.py's SymR@20: the share of the gold symbols (one per file and qualified name)
-    that one of the first 20 `symbols` ({"file", "name"}) names."""
-    ev = _eval()
-    unique = {(g["file"], g.get("qualname") or g["name"]): g for g in gold}.values()
-    top = symbols[:20]
-    return sum(any(ev.sym_match(g, p) for p in top) for g in unique) / len(unique)
+    """eval.py's SymR@20 of `symbols` ({"file", "name"}, best first) against `gold`, from its
+    own `task_metrics`."""
+    task = {"gold_files": sorted({g["file"] for g in gold}), "gold_symbols": gold}
+    return float(_eval().task_metrics(task, [], symbols)["SymR@20"])
 
 
 @dataclass

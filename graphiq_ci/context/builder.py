@@ -192,7 +192,7 @@ def lead_with_code(g: GraphIndex, units: list[CodeUnit], copies: frozenset[int],
     and a change usually touches several definitions of its best file (capping them at 5 let
     weaker files' units take their place: symbol Recall@20 0.708 / 0.643 on dev / dev2, 0.725 /
     0.681 without the cap). The neighbours after them still spread over files, and leave out
-    a definition whose code repeats a unit's word for word (`code.copies`)."""
+    a definition whose code repeats a unit's word for word (`copies`)."""
     kept = Kept(g, budget)
     lead: list[ContextSymbol] = []
     for u in units:
