@@ -39,9 +39,18 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _search(a: argparse.Namespace) -> int:
+    """Exit codes as `context`'s: 0 found, 1 nothing found, 2 bad input; 1 and 2 say why in
+    one line on stderr (an empty query, or no hit, used to exit 1 without a word)."""
+    from graphiq_ci.errors import GraphiqError
     from graphiq_ci.search import search
 
-    result = guarded(lambda: search(a.repo, a.query, a.top))
+    def run() -> SearchResult:
+        if not a.query.strip():
+            raise GraphiqError("the query is empty: pass a symbol, a path, an error or a "
+                               "description")
+        return search(a.repo, a.query, a.top)
+
+    result = guarded(run)
     if a.as_json:
         import json
 
@@ -59,4 +68,8 @@ def _search(a: argparse.Namespace) -> int:
     else:
         for hit in result.hits:
             echo(f"{hit.path}:{hit.line}  {hit.qualified}  [{hit.kind}]")
-    return 0 if result.hits else 1
+    if not result.hits:
+        words = " ".join(result.query.terms) or "(no searchable words in the query)"
+        echo(f"graphiq-ci: nothing found for: {words}", err=True)
+        return 1
+    return 0
