@@ -3,10 +3,10 @@
 The changed symbols come from the branch's hunks (as in PR mode); the tests are found by
 walking callers backwards from them (`relations.reaching_tests`), then by name: test files
 named after a changed file or definition (`test_parse.py`, `res.send.js`) or a folder holding
-the change (`relations.named_after`), then from history:
-test files that change together with the branch's source files (co-change, with its
-evidence). A test file the branch changed is affected by its own change, whatever else links
-it.
+the change (`relations.named_after`), then from history: test files edited in the commits that
+last wrote the changed definitions (`vcs/blame.py`), and test files that change together with
+the branch's source files (co-change, with its evidence). A test file the branch changed is
+affected by its own change, whatever else links it.
 
 Each file's evidence is then weighed (`strength`) and only the strongest files are listed;
 the others are kept apart as `weaker` (`--all` lists them too). A change to a widely used
@@ -35,7 +35,9 @@ from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
-from graphiq_ci.vcs import changed_hunks
+from graphiq_ci.vcs import Hunk, changed_hunks
+from graphiq_ci.vcs.blame import changed_with, last_writers, old_span
+from graphiq_ci.vcs.repo import open_repo
 
 #: test files added from co-change history alone
 MAX_COCHANGED_TESTS = 5
@@ -44,8 +46,22 @@ NAMED_WEIGHT = 1.0
 REACH_WEIGHT = 1.5  # a test calling the changed symbol itself; halved per further hop
 COCHANGE_WEIGHT = 1.5  # a test changing in FULL_SHARE of its partner's commits, or more
 FULL_SHARE = 0.5
+#: a test edited in WRITTEN_FULL or more of the commits that last wrote the changed
+#: definitions; once is not evidence (a sweep across the suite, a shared fixture)
+WRITTEN_WEIGHT = 3.0
+WRITTEN_FULL = 3
+WRITTEN_MIN = 2
 #: listed: the files whose strength is at least this share of the strongest file's
 KEEP_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class WrittenWith:
+    """A test edited in `together` of the `commits` that last wrote the changed definitions'
+    lines (commits of at most `vcs.blame.MAX_FILES` files)."""
+
+    together: int
+    commits: int
 
 
 @dataclass
@@ -57,6 +73,7 @@ class AffectedFile:
     changed: bool = False  # the branch changed this file itself
     named_after: str = ""  # the changed file or definition its name follows
     cochanged: CoChanged | None = None  # history: it changes with a file the branch changed
+    written_with: WrittenWith | None = None  # history: edited with the changed definitions
 
     @property
     def strength(self) -> float:
@@ -75,6 +92,8 @@ class AffectedFile:
         if self.cochanged:
             share = self.cochanged.together / self.cochanged.partner_commits
             score += COCHANGE_WEIGHT * min(1.0, share / FULL_SHARE)
+        if self.written_with:
+            score += WRITTEN_WEIGHT * min(1.0, self.written_with.together / WRITTEN_FULL)
         return score
 
 
@@ -99,8 +118,9 @@ def affected(ws: Workspace, base: str | None = None,
     The index must be fresh: the caller refreshes it."""
     g = ws.graph()
     notes: list[str] = []
+    hunks: dict[str, list[Hunk]] | None = None
     if paths is None:
-        changed, paths, compared_with, notes = _branch_change(ws, base)
+        changed, paths, compared_with, notes, hunks = _branch_change(ws, base)
     else:
         paths = [repo_relative(p) for p in paths]  # one line for a path outside the repo
         wanted = {g.paths.index(p) for p in set(paths) & set(g.paths)}
@@ -117,6 +137,10 @@ def affected(ws: Workspace, base: str | None = None,
     # still named after what they test, and change with it: that evidence, marked as such.
     for path, subject in named_after(g, changed, paths).items():
         files.setdefault(path, AffectedFile(path)).named_after = subject
+    if hunks is not None and compared_with["commit"]:
+        for path, written in _written_with(ws, changed, hunks, compared_with["commit"],
+                                           paths).items():
+            files.setdefault(path, AffectedFile(path)).written_with = written
     source = {p for p in paths if not is_test_path(p)}
     for c in cochange_evidence(ws.store, source, MAX_COCHANGED_TESTS, is_test_path):
         files.setdefault(c.path, AffectedFile(c.path)).cochanged = c
@@ -138,8 +162,31 @@ def strongest(files: list[AffectedFile]) -> tuple[list[AffectedFile], list[Affec
     return keep, rest
 
 
+def _written_with(ws: Workspace, changed: list[int], hunks: dict[str, list[Hunk]],
+                  base_commit: str, paths: list[str]) -> dict[str, WrittenWith]:
+    """The test files edited in at least WRITTEN_MIN of the commits that last wrote the changed
+    definitions, as the base had them. Only the innermost definitions count: a class's span
+    would blame every method in it."""
+    g = ws.graph()
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for i in changed:
+        inner = [j for j in changed if j != i and g.file_of[j] == g.file_of[i]
+                 and g.lines[i] <= g.lines[j] and g.end_lines[j] <= g.end_lines[i]
+                 and (g.lines[j], g.end_lines[j]) != (g.lines[i], g.end_lines[i])]
+        span = old_span(hunks.get(g.path(i), []), g.lines[i], g.end_lines[i])
+        if not inner and span is not None:
+            spans.setdefault(g.path(i), []).append(span)
+    if not spans:
+        return {}
+    with open_repo(ws.root) as repo:
+        counts, commits = changed_with(repo, last_writers(repo, base_commit, spans), paths)
+    return {path: WrittenWith(n, commits) for path, n in counts.items()
+            if n >= WRITTEN_MIN and is_test_path(path) and (ws.root / path).is_file()}
+
+
 def _branch_change(ws: Workspace, base: str | None
-                   ) -> tuple[list[int], list[str], dict[str, Any], list[str]]:
+                   ) -> tuple[list[int], list[str], dict[str, Any], list[str],
+                              dict[str, list[Hunk]]]:
     if not (ws.root / ".git").exists():
         raise GraphiqError(f"{ws.root} is not a git repository: there is no branch to compare")
     config, notes = ws.config()
@@ -152,4 +199,4 @@ def _branch_change(ws: Workspace, base: str | None
     hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
     changed = branch_change(g, hunks, branch)[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
-            notes + list(branch.notes))
+            notes + list(branch.notes), hunks)

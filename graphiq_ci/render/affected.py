@@ -37,11 +37,17 @@ def _why(f: AffectedFile) -> str:
         return "changed on this branch"
     if f.named_after and not f.cases:
         return f"no call links it, but it is {named_after_phrase(f.named_after, '`')}"
-    c = f.cochanged
-    if f.cases or c is None:
+    w, c = f.written_with, f.cochanged
+    history = []
+    if w is not None:
+        history.append(f"it was edited in {w.together} of the {w.commits} commits that last "
+                       "wrote the changed definitions")
+    if c is not None:
+        history.append(f"it changed with `{c.partner}` in {c.together} of "
+                       f"{c.partner_commits} commits")
+    if f.cases or not history:
         return "reaches it"
-    return (f"no call links it, but it changed with `{c.partner}` in {c.together} of "
-            f"{c.partner_commits} commits")
+    return "no call links it, but " + ", and ".join(history)
 
 
 def affected_json(found: Affected) -> str:
@@ -50,7 +56,8 @@ def affected_json(found: Affected) -> str:
         "changed": [{"qualified": p.qualified, "file": p.file, "line": p.line}
                     for p in found.changed],
         "files": [{"path": f.path, "changed": f.changed, "named_after": f.named_after or None,
-                   "cochanged": asdict(f.cochanged) if f.cochanged else None, "cases": [
+                   "cochanged": asdict(f.cochanged) if f.cochanged else None,
+                   "written_with": asdict(f.written_with) if f.written_with else None, "cases": [
             {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
              "via": list(t.via)} for t in f.cases]} for f in found.files],
         "weaker": [f.path for f in found.weaker],

@@ -197,7 +197,9 @@ def affected(ws: Workspace, base: str | None, everything: bool = False) -> Answe
     found = affected_tests(ws, base or None, everything=everything)  # outside git: says so
     files = [S.AffectedFile(path=f.path, changed=f.changed,
                             named_after=f.named_after or None,
-                            cochanged_with=f.cochanged.partner if f.cochanged else None, cases=[
+                            cochanged_with=f.cochanged.partner if f.cochanged else None,
+                            written_with=f.written_with.together if f.written_with else None,
+                            cases=[
         S.ReachingCase(id=t.case_id, qualified=t.place.qualified, line=t.place.line,
                        via=list(t.via)) for t in f.cases]) for f in found.files]
     return Answer(affected_text(found), S.AffectedAnswer(

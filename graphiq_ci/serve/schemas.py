@@ -89,6 +89,9 @@ class AffectedFile(BaseModel):
         "definition (test_parse.py, res.send.js)")
     cochanged_with: str | None = Field(
         None, description="no call links it, but it changes with this file the branch changed")
+    written_with: int | None = Field(
+        None, description="how many of the commits that last wrote the changed definitions "
+        "also edited this test file")
     cases: list[ReachingCase]
 
 

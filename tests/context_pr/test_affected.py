@@ -206,7 +206,8 @@ def test_a_test_no_call_reaches_is_found_from_history_and_marked_as_such(tmp_pat
     assert found["path"] == "tests/test_invoice_cli.py" and found["cases"] == []
     assert (found["cochanged"]["partner"], found["cochanged"]["together"]) == ("invoice.py", 4)
     text = affected(repo).stdout
-    assert ("- `tests/test_invoice_cli.py` (no call links it, but it changed with `invoice.py` "
+    assert ("- `tests/test_invoice_cli.py` (no call links it, but it was edited in 2 of the 2 "
+            "commits that last wrote the changed definitions, and it changed with `invoice.py` "
             "in 4 of 5 commits)") in text, text  # the branch's own commit counts too
     assert affected(repo, "--format", "pytest").stdout == "tests/test_invoice_cli.py\n"
 
