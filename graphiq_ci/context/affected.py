@@ -22,7 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphiq_ci.context.api import branch_of
-from graphiq_ci.context.git_signals import CoChanged, cochange_evidence
+from graphiq_ci.context.git_signals import (
+    CoChanged,
+    WrittenWith,
+    cochange_evidence,
+    written_with,
+)
 from graphiq_ci.context.pr_mode import branch_change
 from graphiq_ci.context.relations import (
     Place,
@@ -36,8 +41,6 @@ from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
 from graphiq_ci.vcs import Hunk, changed_hunks
-from graphiq_ci.vcs.blame import changed_with, last_writers, old_span
-from graphiq_ci.vcs.repo import open_repo
 
 #: test files added from co-change history alone
 MAX_COCHANGED_TESTS = 5
@@ -47,21 +50,11 @@ REACH_WEIGHT = 1.5  # a test calling the changed symbol itself; halved per furth
 COCHANGE_WEIGHT = 1.5  # a test changing in FULL_SHARE of its partner's commits, or more
 FULL_SHARE = 0.5
 #: a test edited in WRITTEN_FULL or more of the commits that last wrote the changed
-#: definitions; once is not evidence (a sweep across the suite, a shared fixture)
+#: definitions (git_signals.written_with: two at least)
 WRITTEN_WEIGHT = 3.0
 WRITTEN_FULL = 3
-WRITTEN_MIN = 2
 #: listed: the files whose strength is at least this share of the strongest file's
 KEEP_SHARE = 0.8
-
-
-@dataclass(frozen=True)
-class WrittenWith:
-    """A test edited in `together` of the `commits` that last wrote the changed definitions'
-    lines (commits of at most `vcs.blame.MAX_FILES` files)."""
-
-    together: int
-    commits: int
 
 
 @dataclass
@@ -138,8 +131,8 @@ def affected(ws: Workspace, base: str | None = None,
     for path, subject in named_after(g, changed, paths).items():
         files.setdefault(path, AffectedFile(path)).named_after = subject
     if hunks is not None and compared_with["commit"]:
-        for path, written in _written_with(ws, changed, hunks, compared_with["commit"],
-                                           paths).items():
+        for path, written in written_with(ws.root, g, changed, hunks, compared_with["commit"],
+                                          paths).items():
             files.setdefault(path, AffectedFile(path)).written_with = written
     source = {p for p in paths if not is_test_path(p)}
     for c in cochange_evidence(ws.store, source, MAX_COCHANGED_TESTS, is_test_path):
@@ -160,28 +153,6 @@ def strongest(files: list[AffectedFile]) -> tuple[list[AffectedFile], list[Affec
     for f in ranked:
         (keep if f.changed or f.strength >= best * KEEP_SHARE else rest).append(f)
     return keep, rest
-
-
-def _written_with(ws: Workspace, changed: list[int], hunks: dict[str, list[Hunk]],
-                  base_commit: str, paths: list[str]) -> dict[str, WrittenWith]:
-    """The test files edited in at least WRITTEN_MIN of the commits that last wrote the changed
-    definitions, as the base had them. Only the innermost definitions count: a class's span
-    would blame every method in it."""
-    g = ws.graph()
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for i in changed:
-        inner = [j for j in changed if j != i and g.file_of[j] == g.file_of[i]
-                 and g.lines[i] <= g.lines[j] and g.end_lines[j] <= g.end_lines[i]
-                 and (g.lines[j], g.end_lines[j]) != (g.lines[i], g.end_lines[i])]
-        span = old_span(hunks.get(g.path(i), []), g.lines[i], g.end_lines[i])
-        if not inner and span is not None:
-            spans.setdefault(g.path(i), []).append(span)
-    if not spans:
-        return {}
-    with open_repo(ws.root) as repo:
-        counts, commits = changed_with(repo, last_writers(repo, base_commit, spans), paths)
-    return {path: WrittenWith(n, commits) for path, n in counts.items()
-            if n >= WRITTEN_MIN and is_test_path(path) and (ws.root / path).is_file()}
 
 
 def _branch_change(ws: Workspace, base: str | None

@@ -1,4 +1,5 @@
-"""Git-derived boosts for one run: branch, recency, churn and co-change, as per-file features.
+"""Git-derived boosts for one run: branch, recency, churn and co-change, as per-file features;
+and the history evidence PR mode and `affected` report (co-change, `written_with`).
 
 Computed once here (the search layer owns the clock and the branch state) and handed to the
 scorer as `Boosts`, so a new git signal is a new key, never a new parameter.
@@ -10,12 +11,14 @@ import json
 import math
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from graphiq_ci.search import Boosts
+from graphiq_ci.paths import is_test_path
+from graphiq_ci.search import Boosts, GraphIndex
 from graphiq_ci.store import Store
-from graphiq_ci.vcs import BranchDiff, recency_boost
+from graphiq_ci.vcs import BranchDiff, Hunk, recency_boost
 
 MIN_RECENCY = 0.05
 COCHANGE_MIN_CONFIDENCE = 0.3
@@ -101,6 +104,44 @@ def cochange_evidence(store: Store, changed: set[str], limit: int = EVIDENCE_LIM
         if lift >= EVIDENCE_LIFT and (b not in best or lift > best[b].lift):
             best[b] = CoChanged(b, a, int(support), int(churn[a]), round(lift, 2))
     return sorted(best.values(), key=lambda c: (-c.lift, c.path))[:limit]
+
+
+#: a test edited in fewer of the commits that last wrote the changed definitions is not linked
+#: to them: once is a sweep across the suite, a shared fixture
+WRITTEN_MIN = 2
+
+
+@dataclass(frozen=True)
+class WrittenWith:
+    """A test edited in `together` of the `commits` that last wrote the changed definitions'
+    lines (commits of at most `vcs.blame.MAX_FILES` files)."""
+
+    together: int
+    commits: int
+
+
+def written_with(root: Path, g: GraphIndex, changed: list[int], hunks: dict[str, list[Hunk]],
+                 base_commit: str, paths: Iterable[str]) -> dict[str, WrittenWith]:
+    """The test files edited in at least WRITTEN_MIN of the commits that last wrote the changed
+    definitions, as the base had them (`vcs/blame.py`). Only the innermost definitions count:
+    a class's span would blame every method in it."""
+    from graphiq_ci.vcs.blame import changed_with, last_writers, old_span  # a task's
+    from graphiq_ci.vcs.repo import open_repo  # context never blames: not at its start-up
+
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for i in changed:
+        inner = [j for j in changed if j != i and g.file_of[j] == g.file_of[i]
+                 and g.lines[i] <= g.lines[j] and g.end_lines[j] <= g.end_lines[i]
+                 and (g.lines[j], g.end_lines[j]) != (g.lines[i], g.end_lines[i])]
+        span = old_span(hunks.get(g.path(i), []), g.lines[i], g.end_lines[i])
+        if not inner and span is not None:
+            spans.setdefault(g.path(i), []).append(span)
+    if not spans:
+        return {}
+    with open_repo(root) as repo:
+        counts, commits = changed_with(repo, last_writers(repo, base_commit, spans), paths)
+    return {path: WrittenWith(n, commits) for path, n in counts.items()
+            if n >= WRITTEN_MIN and is_test_path(path) and (root / path).is_file()}
 
 
 def _counted_commits(store: Store) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
 from graphiq_ci.context.code import lead_units
-from graphiq_ci.context.git_signals import cochange_evidence, git_boosts
+from graphiq_ci.context.git_signals import cochange_evidence, git_boosts, written_with
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
 from graphiq_ci.model import EdgeKind
@@ -138,9 +138,16 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         f"({c.lift:.1f}x its usual rate)"]) for c in cochange_evidence(store, changed_files)]
     # test files no listed test is in, named after what changed: the suites no call reaches
     listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
-    ctx.named_tests = [ContextFile(path, 1.0, [named_after_phrase(subject)])
-                       for path, subject in named_after(g, changed, diff.paths).items()
-                       if path not in listed][:MAX_NAMED_TESTS]
+    named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
+             for path, subject in named_after(g, changed, diff.paths).items() if path not in listed]
+    # then the suites edited in the commits that last wrote the changed definitions
+    written = written_with(root, g, changed, hunks, diff.base_commit, diff.paths) \
+        if diff.base_commit else {}
+    named += [ContextFile(path, round(w.together / w.commits, 3), [
+        f"a test edited in {w.together} of the {w.commits} commits that last wrote the changed "
+        "definitions"]) for path, w in sorted(written.items(), key=lambda pw: -pw[1].together)
+        if path not in listed and path not in {f.path for f in named}]
+    ctx.named_tests = named[:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
                                                   (by_role["caller"], 20.0),

@@ -68,7 +68,8 @@ class ImpactAnswer(BaseModel):
     tests: list[Location]
     named_tests: list[RankedFile] = Field(
         description="test files no call links to the change, named after a changed file or "
-        "definition, or a folder holding the change")
+        "definition, or a folder holding the change, then those edited in the commits that "
+        "last wrote the changed definitions")
     cochanged: list[RankedFile]
     tokens: int
     notes: list[str]

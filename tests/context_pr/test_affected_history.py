@@ -83,3 +83,18 @@ def test_the_definition_is_read_as_it_was_where_the_branch_forked(tmp_path: Path
                if f["written_with"]}
     assert written["tests/test_rates.py"] == {"together": 2, "commits": 3}, written
     assert "tests/test_receipts.py" not in written  # `total` did not change
+
+
+def test_the_pr_comment_lists_the_tests_edited_with_the_changed_definition(tmp_path: Path) -> None:
+    """#11: the comment's tests and `affected` read the same history, marked as such."""
+    repo = history(tmp_path / "repo")
+    repo.edit("invoice.py", "sum(items)", "sum(i['price'] for i in items)")
+    repo.commit("total of prices")
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    tests = out.stdout.split("Tests that reach the changed code", 1)[1].split("</details>")[0]
+    assert ("- `tests/test_receipts.py`: no call links it, but it is a test edited in 2 of the 2 "
+            "commits that last wrote the changed definitions") in tests, tests
+    assert "test_rates" not in tests and "test_sweep" not in tests
