@@ -25,6 +25,9 @@ from graphiq_ci.vcs import BranchDiff, Hunk, changed_hunks, changed_symbols
 SECTION_SHARE = {"changed": 0.4, "impact": 0.25, "tests": 0.15}
 #: test files listed only because their name follows what changed
 MAX_NAMED_TESTS = 10
+#: of which the tests edited with the changed definitions: each line of the comment's lists
+#: takes room from a large PR's changed lines (google/auto's, on the PR benchmark)
+MAX_WRITTEN_TESTS = 3
 _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
                     if k in (EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.EXTENDS,
                              EdgeKind.IMPLEMENTS))
@@ -146,7 +149,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     named += [ContextFile(path, round(w.together / w.commits, 3), [
         f"a test edited in {w.together} of the {w.commits} commits that last wrote the changed "
         "definitions"]) for path, w in sorted(written.items(), key=lambda pw: -pw[1].together)
-        if path not in listed and path not in {f.path for f in named}]
+        if path not in listed and path not in {f.path for f in named}][:MAX_WRITTEN_TESTS]
     ctx.named_tests = named[:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),

@@ -169,7 +169,8 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
 
     # The text around the code leaves room for a PR's changed lines (up to half the budget):
     # the change is what a reviewer came for, before a longer list of files.
-    change = change_tokens(ctx.code)
+    overhead = OVERHEAD.get(fmt, DEFAULT_OVERHEAD) if template is None else DEFAULT_OVERHEAD
+    change = change_tokens(ctx.code, overhead)
     budget = max_tokens + min(change_room, change)
     room_wanted = budget - min(budget // 2, change)
     use_diagram = with_diagram
@@ -184,7 +185,6 @@ def render_text(ctx: Context, fmt: str = "markdown", *, max_tokens: int = 2000,
         base = draw([], use_diagram)
     terms = [str(t) for t in ctx.stats.get("terms", [])]
     room = budget - count_tokens(base)
-    overhead = OVERHEAD.get(fmt, DEFAULT_OVERHEAD) if template is None else DEFAULT_OVERHEAD
     kept: list[Snippet] = pack(ctx.code, terms, room, overhead) if room > 0 else []
     text = draw(kept, use_diagram)
     for _ in range(REPACKS):

@@ -36,7 +36,6 @@ from typing import NamedTuple
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
 from graphiq_ci.render.line_facts import LineFacts, line_facts, matches_for
-from graphiq_ci.render.tokens import line_tokens
 from graphiq_ci.text import stem, stem_probe, terms
 
 #: exponent on a unit's token cost when ordering by value: 1 is pure density (tiny units
@@ -312,10 +311,7 @@ def pack(cc: CodeCandidates, task_terms: Iterable[str], budget: int,
     def by_value(piece: _Piece) -> float:
         return float(piece.value / piece.cost ** exponent)
 
-    for u in cc.units:  # a PR's changed lines first, inside their signatures: the change is
-        if u.focus:     # what the reviewer came for; the passes below grow it as it deserves
-            f = p.file(u.file)
-            p.take(u, f, p.shortened(u, f, p.room, words=False), shortened=True)
+    _show_changes(p)  # the change is what the reviewer came for: the passes below grow it
     pieces = sorted(_pieces(p, wanted, cap, top or 1.0), key=by_value, reverse=True)
     for piece in pieces:
         if p.room <= p.marker + p.block // 2:
@@ -351,12 +347,24 @@ def density(budget: int) -> float:
     return DENSITY - DENSITY_STEP * max(0.0, math.log2(max(budget, 1) / DENSITY_BUDGET))
 
 
-def change_tokens(cc: CodeCandidates) -> int:
-    """What showing every unit's focus (the lines a PR changed) costs, file headers included:
-    the room the text around the code should leave for it."""
-    lines = sum(line_tokens(cc.sources.get(u.file, [])[n - 1]) for u in cc.units
-                for n in u.focus if n <= len(cc.sources.get(u.file, [])))
-    return int(lines + BLOCK_TOKENS * len({u.file for u in cc.units if u.focus}))
+def _show_changes(p: _Packer) -> None:
+    """Pass 0: a PR's changed lines (each unit's focus) inside their signatures, in lead
+    order, while room lasts."""
+    for u in p.cc.units:
+        if u.focus:
+            f = p.file(u.file)
+            p.take(u, f, p.shortened(u, f, p.room, words=False), shortened=True)
+
+
+def change_tokens(cc: CodeCandidates, overhead: Overhead = DEFAULT_OVERHEAD) -> int:
+    """What pass 0 costs with room for all of it: the changed lines, their signatures and
+    closing lines, file headers and `…` markers. The room the text around the code should
+    leave: counting the changed lines alone left too little, and the lists of a comment
+    whose tests grew pushed a PR's own changed lines out (google/auto's imports)."""
+    unlimited = 1 << 30
+    p = _Packer(cc, (), unlimited, overhead)
+    _show_changes(p)
+    return math.ceil(unlimited - p.room)
 
 
 def _lines_of(u: CodeUnit) -> set[int]:
