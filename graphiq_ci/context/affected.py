@@ -133,7 +133,8 @@ def affected(ws: Workspace, base: str | None = None,
     if hunks is not None and compared_with["commit"]:
         for path, written in written_with(ws.root, g, changed, hunks, compared_with["commit"],
                                           paths).items():
-            files.setdefault(path, AffectedFile(path)).written_with = written
+            if is_test_path(path):
+                files.setdefault(path, AffectedFile(path)).written_with = written
     source = {p for p in paths if not is_test_path(p)}
     for c in cochange_evidence(ws.store, source, MAX_COCHANGED_TESTS, is_test_path):
         files.setdefault(c.path, AffectedFile(c.path)).cochanged = c

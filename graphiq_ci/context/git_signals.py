@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import Boosts, GraphIndex
 from graphiq_ci.store import Store
 from graphiq_ci.vcs import BranchDiff, Hunk, recency_boost
@@ -122,9 +121,10 @@ class WrittenWith:
 
 def written_with(root: Path, g: GraphIndex, changed: list[int], hunks: dict[str, list[Hunk]],
                  base_commit: str, paths: Iterable[str]) -> dict[str, WrittenWith]:
-    """The test files edited in at least WRITTEN_MIN of the commits that last wrote the changed
-    definitions, as the base had them (`vcs/blame.py`). Only the innermost definitions count:
-    a class's span would blame every method in it."""
+    """The files (tests or not) edited in at least WRITTEN_MIN of the commits that last wrote
+    the changed definitions, as the base had them (`vcs/blame.py`), the branch's own and those
+    gone since left out. Only the innermost definitions count: a class's span would blame
+    every method in it."""
     from graphiq_ci.vcs.blame import changed_with, last_writers, old_span  # a task's
     from graphiq_ci.vcs.repo import open_repo  # context never blames: not at its start-up
 
@@ -141,7 +141,17 @@ def written_with(root: Path, g: GraphIndex, changed: list[int], hunks: dict[str,
     with open_repo(root) as repo:
         counts, commits = changed_with(repo, last_writers(repo, base_commit, spans), paths)
     return {path: WrittenWith(n, commits) for path, n in counts.items()
-            if n >= WRITTEN_MIN and is_test_path(path) and (root / path).is_file()}
+            if n >= WRITTEN_MIN and (root / path).is_file()}
+
+
+def usual_rates(store: Store) -> dict[str, float]:
+    """path → the share of the co-change window's counted commits that changed it: what a
+    pairing's share is compared with (lift)."""
+    window = _counted_commits(store)
+    if not window:
+        return {}
+    return {path: churn / window for path, churn in store.conn.execute(
+        "SELECT path, churn FROM files WHERE churn > 0")}
 
 
 def _counted_commits(store: Store) -> int:

@@ -12,10 +12,18 @@ from pathlib import Path
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
 from graphiq_ci.context.code import lead_units
-from graphiq_ci.context.git_signals import cochange_evidence, git_boosts, written_with
+from graphiq_ci.context.git_signals import (
+    EVIDENCE_LIFT,
+    EVIDENCE_LIMIT,
+    cochange_evidence,
+    git_boosts,
+    usual_rates,
+    written_with,
+)
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
 from graphiq_ci.model import EdgeKind
+from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.search.graph import EDGE_KINDS
 from graphiq_ci.search.weights import FEATURES
@@ -136,20 +144,35 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.edges = [(g.ids[i], g.ids[j], EDGE_KINDS[c].value)
                  for i in pos for j, _, c in g.out[i] if g.ids[j] in kept and c in _IMPACT | _TESTS]
     changed_files = set(diff.paths)
-    ctx.cochanged = [ContextFile(c.path, c.lift, [
-        f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
-        f"({c.lift:.1f}x its usual rate)"]) for c in cochange_evidence(store, changed_files)]
+    # history: the files edited in the commits that last wrote the changed definitions, then
+    # those that change with the changed files (three commits together at least, by lift)
+    written = written_with(root, g, changed, hunks, diff.base_commit, diff.paths) \
+        if diff.base_commit else {}
+    by_edits = sorted(written.items(), key=lambda pw: (-pw[1].together, pw[0]))
+    rate = usual_rates(store)  # a file edited in most commits (a version file) pairs with all
+    ctx.cochanged = [ContextFile(path, round(w.together / w.commits, 3), [
+        f"edited in {w.together} of the {w.commits} commits that last wrote the changed "
+        "definitions"]) for path, w in by_edits if not is_test_path(path)
+        and w.together / w.commits >= EVIDENCE_LIFT * rate.get(path, 0.0)]
+    listed_with = {f.path: f for f in ctx.cochanged}
+    for c in cochange_evidence(store, changed_files):
+        why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
+               f"({c.lift:.1f}x its usual rate)")
+        if c.path in listed_with:
+            listed_with[c.path].reasons.append(why)
+        else:
+            ctx.cochanged.append(ContextFile(c.path, c.lift, [why]))
+    ctx.cochanged = ctx.cochanged[:EVIDENCE_LIMIT]
     # test files no listed test is in, named after what changed: the suites no call reaches
     listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
     named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
              for path, subject in named_after(g, changed, diff.paths).items() if path not in listed]
     # then the suites edited in the commits that last wrote the changed definitions
-    written = written_with(root, g, changed, hunks, diff.base_commit, diff.paths) \
-        if diff.base_commit else {}
     named += [ContextFile(path, round(w.together / w.commits, 3), [
         f"a test edited in {w.together} of the {w.commits} commits that last wrote the changed "
-        "definitions"]) for path, w in sorted(written.items(), key=lambda pw: -pw[1].together)
-        if path not in listed and path not in {f.path for f in named}][:MAX_WRITTEN_TESTS]
+        "definitions"]) for path, w in by_edits
+        if is_test_path(path) and path not in listed and path not in {f.path for f in named}
+    ][:MAX_WRITTEN_TESTS]
     ctx.named_tests = named[:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),

@@ -25,7 +25,8 @@ def invoice(sub: str = "0", ret: str = "subtotal", rate: str = "0",
 
 def history(path: Path) -> Repo:
     """invoice.py's `total` has two lines last written in commits that also edited
-    test_receipts.py, and `tax` two written with test_rates.py; a sweep of eleven files last
+    test_receipts.py and pricing.py, and `tax` two written with test_rates.py and taxes.py; a
+    sweep of eleven files last
     wrote `total`'s first line and edited test_sweep.py. No call links any test to the code
     (they run it in a subprocess), and no test changed with invoice.py three times, which
     file-level co-change asks."""
@@ -36,11 +37,12 @@ def history(path: Path) -> Repo:
              ("total rounds", {"ret": "round(subtotal, 2)"}, "receipts"),
              ("tax rounds", {"tax": "round(amount * rate, 2)"}, "rates")]
     lines: dict[str, str] = {}
-    for message, change, test in steps:
+    for n, (message, change, test) in enumerate(steps):
         lines.update(change)
+        partner = {"receipts": "pricing.py", "rates": "taxes.py"}.get(test, "setup.py")
         repo.commit(message, {"invoice.py": invoice(**lines),
                               f"tests/test_{test}.py": CLI_TEST.format(name=message[:3]) +
-                              f"# {message}\n"})
+                              f"# {message}\n", partner: f"STEP = {n}\n"})
     repo.commit("reformat everything", {
         **{f"docs/page{n}.md": f"page {n}\n" for n in range(9)},
         "invoice.py": invoice(**lines, note="  # noqa: reformatted"),
@@ -98,3 +100,20 @@ def test_the_pr_comment_lists_the_tests_edited_with_the_changed_definition(tmp_p
     assert ("- `tests/test_receipts.py`: no call links it, but it is a test edited in 2 of the 2 "
             "commits that last wrote the changed definitions") in tests, tests
     assert "test_rates" not in tests and "test_sweep" not in tests
+
+
+def test_the_pr_comment_names_the_files_edited_with_the_changed_definition(tmp_path: Path) -> None:
+    """#11's co-change with evidence, per definition: pricing.py changed in both commits that
+    last wrote `total` (two: file-level co-change wants three), taxes.py only with `tax`."""
+    repo = history(tmp_path / "repo")
+    repo.edit("invoice.py", "sum(items)", "sum(i['price'] for i in items)")
+    repo.commit("total of prices")
+
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+
+    assert [(f["path"], f["reasons"]) for f in data["cochanged"]] == [
+        ("pricing.py", ["edited in 2 of the 2 commits that last wrote the changed definitions"])]
+    comment = graphiq("context", "--diff", cwd=repo.path).stdout
+    section = comment.split("Usually changes with it", 1)[1].split("####", 1)[0]
+    assert "- `pricing.py` — edited in 2 of the 2 commits that last wrote the changed " \
+           "definitions" in section and "taxes.py" not in section, section
