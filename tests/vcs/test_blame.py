@@ -7,16 +7,12 @@ from graphiq_ci.vcs import changed_hunks
 from graphiq_ci.vcs.blame import MAX_FILES, changed_with, last_writers, old_span
 from graphiq_ci.vcs.repo import open_repo
 
-from .test_hunks import LINES, edit
+from .test_hunks import LINES, edit, three_edits
 
 
 def test_a_span_maps_back_through_modified_inserted_and_deleted_lines(new_repo):
     repo = new_repo()
-    base = repo.commit({"f.txt": LINES})
-    text = edit(LINES, 2, ["two"], drop=1)  # modify line 2
-    text = edit(text, 5, ["new-a", "new-b"])  # insert before old line 5
-    text = edit(text, 10, drop=2)  # delete old lines 8-9 (now 10-11)
-    repo.commit({"f.txt": text})
+    base, text = three_edits(repo)  # line 2 modified, 2 lines in before 5, 8-9 deleted
     hunks = changed_hunks(repo.path, base)["f.txt"]
     lines = text.splitlines()
     assert lines[7 - 1] == "line5" and lines[10 - 1] == "line10"

@@ -13,13 +13,20 @@ def edit(text: str, line: int, new: list[str] | None = None, drop: int = 0) -> s
     return "".join(lines)
 
 
-def test_modified_inserted_and_deleted_lines(new_repo):
-    repo = new_repo()
+def three_edits(repo) -> tuple[str, str]:
+    """f.txt committed, then committed again with line 2 modified, two lines inserted before
+    line 5 and lines 8-9 deleted: (the first commit, the new text)."""
     base = repo.commit({"f.txt": LINES})
     text = edit(LINES, 2, ["two"], drop=1)  # modify line 2
     text = edit(text, 5, ["new-a", "new-b"])  # insert before old line 5
     text = edit(text, 10, drop=2)  # delete old lines 8-9 (now 10-11)
     repo.commit({"f.txt": text})
+    return base, text
+
+
+def test_modified_inserted_and_deleted_lines(new_repo):
+    repo = new_repo()
+    base, _ = three_edits(repo)
     assert changed_hunks(repo.path, base) == {
         "f.txt": [Hunk(2, 1, 2, 1), Hunk(4, 0, 5, 2), Hunk(8, 2, 9, 0)]
     }
