@@ -105,14 +105,14 @@ def cochange_evidence(store: Store, changed: set[str], limit: int = EVIDENCE_LIM
     return sorted(best.values(), key=lambda c: (-c.lift, c.path))[:limit]
 
 
-#: a test edited in fewer of the commits that last wrote the changed definitions is not linked
-#: to them: once is a sweep across the suite, a shared fixture
+#: a file edited in fewer of the commits that last wrote the changed definitions is not linked
+#: to them: once is a sweep across the suite, a shared fixture, a coincidence
 WRITTEN_MIN = 2
 
 
 @dataclass(frozen=True)
 class WrittenWith:
-    """A test edited in `together` of the `commits` that last wrote the changed definitions'
+    """A file edited in `together` of the `commits` that last wrote the changed definitions'
     lines (commits of at most `vcs.blame.MAX_FILES` files)."""
 
     together: int

@@ -15,6 +15,7 @@ from graphiq_ci.context.code import lead_units
 from graphiq_ci.context.git_signals import (
     EVIDENCE_LIFT,
     EVIDENCE_LIMIT,
+    WrittenWith,
     cochange_evidence,
     git_boosts,
     usual_rates,
@@ -92,6 +93,29 @@ def _as_symbol(g: GraphIndex, i: int, role: str, reason: str) -> ContextSymbol:
                          end_line=g.end_lines[i], score=0.0, reasons=[reason], role=role)
 
 
+def _changed_with(store: Store, by_edits: list[tuple[str, WrittenWith]],
+                  changed_files: set[str]) -> list[ContextFile]:
+    """The files (not tests) that usually change with the change, with their evidence: first
+    those edited in the commits that last wrote the changed definitions, at EVIDENCE_LIFT
+    times their usual rate at least (a version file, edited in most commits, pairs with
+    everything), then those that change with the changed files (three commits together at
+    least, by lift); a file with both kinds shows both."""
+    rate = usual_rates(store)
+    out = [ContextFile(path, round(w.together / w.commits, 3), [
+        f"edited in {w.together} of the {w.commits} commits that last wrote the changed "
+        "definitions"]) for path, w in by_edits if not is_test_path(path)
+        and w.together / w.commits >= EVIDENCE_LIFT * rate.get(path, 0.0)]
+    listed = {f.path: f for f in out}
+    for c in cochange_evidence(store, changed_files):
+        why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
+               f"({c.lift:.1f}x its usual rate)")
+        if c.path in listed:
+            listed[c.path].reasons.append(why)
+        else:
+            out.append(ContextFile(c.path, c.lift, [why]))
+    return out[:EVIDENCE_LIMIT]
+
+
 def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchDiff,
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
@@ -144,25 +168,10 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.edges = [(g.ids[i], g.ids[j], EDGE_KINDS[c].value)
                  for i in pos for j, _, c in g.out[i] if g.ids[j] in kept and c in _IMPACT | _TESTS]
     changed_files = set(diff.paths)
-    # history: the files edited in the commits that last wrote the changed definitions, then
-    # those that change with the changed files (three commits together at least, by lift)
     written = written_with(root, g, changed, hunks, diff.base_commit, diff.paths) \
         if diff.base_commit else {}
     by_edits = sorted(written.items(), key=lambda pw: (-pw[1].together, pw[0]))
-    rate = usual_rates(store)  # a file edited in most commits (a version file) pairs with all
-    ctx.cochanged = [ContextFile(path, round(w.together / w.commits, 3), [
-        f"edited in {w.together} of the {w.commits} commits that last wrote the changed "
-        "definitions"]) for path, w in by_edits if not is_test_path(path)
-        and w.together / w.commits >= EVIDENCE_LIFT * rate.get(path, 0.0)]
-    listed_with = {f.path: f for f in ctx.cochanged}
-    for c in cochange_evidence(store, changed_files):
-        why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
-               f"({c.lift:.1f}x its usual rate)")
-        if c.path in listed_with:
-            listed_with[c.path].reasons.append(why)
-        else:
-            ctx.cochanged.append(ContextFile(c.path, c.lift, [why]))
-    ctx.cochanged = ctx.cochanged[:EVIDENCE_LIMIT]
+    ctx.cochanged = _changed_with(store, by_edits, changed_files)
     # test files no listed test is in, named after what changed: the suites no call reaches
     listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
     named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
