@@ -100,6 +100,7 @@ def test_the_pr_comment_lists_the_tests_edited_with_the_changed_definition(tmp_p
     assert ("- `tests/test_receipts.py`: no call links it, but it is a test edited in 2 of the 2 "
             "commits that last wrote the changed definitions") in tests, tests
     assert "test_rates" not in tests and "test_sweep" not in tests
+    assert "**1** tests reaching them" in out.stdout  # the headline counts what it lists
 
 
 def test_the_pr_comment_names_the_files_edited_with_the_changed_definition(tmp_path: Path) -> None:
