@@ -125,8 +125,9 @@ def written_with(root: Path, g: GraphIndex, changed: list[int], hunks: dict[str,
     the changed definitions, as the base had them (`vcs/blame.py`), the branch's own and those
     gone since left out. Only the innermost definitions count: a class's span would blame
     every method in it."""
-    from graphiq_ci.vcs.blame import changed_with, last_writers, old_span  # a task's
-    from graphiq_ci.vcs.repo import open_repo  # context never blames: not at its start-up
+    # imported here: a task's context imports this module and never blames
+    from graphiq_ci.vcs.blame import changed_with, last_writers, old_span
+    from graphiq_ci.vcs.repo import open_repo
 
     spans: dict[str, list[tuple[int, int]]] = {}
     for i in changed:

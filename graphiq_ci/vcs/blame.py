@@ -68,13 +68,13 @@ def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def changed_with(repo: Repo, shas: set[str], wanted: Iterable[str] = ()
+def changed_with(repo: Repo, shas: set[str], exclude: Iterable[str] = ()
                  ) -> tuple[Counter[str], int]:
     """How many of `shas` (at most MAX_FILES files each) changed each file, and how many such
-    commits there were; files in `wanted` are not counted (the branch's own)."""
+    commits there were; files in `exclude` are not counted (the branch's own)."""
     if not shas:
         return Counter(), 0
-    skip = set(wanted)
+    skip = set(exclude)
     counts: Counter[str] = Counter()
     commits = 0
     for _, files in iter_commits_with_files(repo, "%H", "--no-walk=unsorted", *sorted(shas)):
