@@ -17,16 +17,15 @@ committed with the PR's own author date so recency is what it was. Then, in one 
   imports       every test file whose index entry imports a changed file
   comment       `graphiq-ci context --base base` (the PR comment) and its JSON
 
-and scores test-file recall and precision against `test_files` for the three; for the
-comment, the share of changed functions with callers elsewhere (their name followed by `(` on
-a non-test source line that is neither a comment nor a definition of that name, in any file:
-a name match, so `self.f()` in a sibling class or `super().f()` counts too) for which it names
-a call site, the share of the PR's added source lines it shows, and its size. For a PR that modified two or more source files, a second
-branch holds only the one it changed most, and the comment is scored on naming the others
-(co-change and impact, against import and same-directory baselines: pr_others.py). A whole
+and scores test-file recall and precision against `test_files` for the three; for the comment, the
+share of changed functions with callers elsewhere (their name followed by `(` on a non-test source
+line that is neither a comment nor a definition of that name, in any file: a name match, so
+`self.f()` in a sibling class or `super().f()` counts too) for which it names a call site, the share
+of the PR's added source lines it shows, and its size. For a PR that modified two or more source
+files, a second branch holds only the one it changed most, and the comment is scored on naming the
+others (co-change and impact, against import and same-directory baselines: pr_others.py). A whole
 split's run (no --tasks, --limit or --repo) also puts its report into
-benchmarks/results/pr-review-summary.md, where each split's report names the commit it
-measured.
+benchmarks/results/pr-review-summary.md, where each split's report names the commit it measured.
 """
 
 from __future__ import annotations
