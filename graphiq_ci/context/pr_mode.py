@@ -177,10 +177,10 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
              for path, subject in named_after(g, changed, diff.paths).items() if path not in listed]
     # then the suites edited in the commits that last wrote the changed definitions
+    listed |= {f.path for f in named}
     named += [ContextFile(path, round(w.together / w.commits, 3), [
         f"a test edited in {w.together} of the {w.commits} commits that last wrote the changed "
-        "definitions"]) for path, w in by_edits
-        if is_test_path(path) and path not in listed and path not in {f.path for f in named}
+        "definitions"]) for path, w in by_edits if is_test_path(path) and path not in listed
     ][:MAX_WRITTEN_TESTS]
     ctx.named_tests = named[:MAX_NAMED_TESTS]
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
