@@ -94,12 +94,13 @@ def _as_symbol(g: GraphIndex, i: int, role: str, reason: str) -> ContextSymbol:
 
 
 def _changed_with(store: Store, by_edits: list[tuple[str, WrittenWith]],
-                  changed_files: set[str]) -> list[ContextFile]:
+                  changed_files: set[str], listed_tests: set[str]) -> list[ContextFile]:
     """The files (not tests) that usually change with the change, with their evidence: first
     those edited in the commits that last wrote the changed definitions, at EVIDENCE_LIFT
     times their usual rate at least (a version file, edited in most commits, pairs with
     everything), then those that change with the changed files (three commits together at
-    least, by lift); a file with both kinds shows both."""
+    least, by lift); a file with both kinds shows both. A test file the tests section
+    already lists is not repeated here."""
     rate = usual_rates(store)
     out = [ContextFile(path, round(w.together / w.commits, 3), [
         f"edited in {w.together} of the {w.commits} commits that last wrote the changed "
@@ -109,6 +110,8 @@ def _changed_with(store: Store, by_edits: list[tuple[str, WrittenWith]],
     for c in cochange_evidence(store, changed_files):
         why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
                f"({c.lift:.1f}x its usual rate)")
+        if c.path in listed_tests:
+            continue
         if c.path in listed:
             listed[c.path].reasons.append(why)
         else:
@@ -171,7 +174,6 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     written = written_with(root, g, changed, hunks, diff.base_commit, diff.paths) \
         if diff.base_commit else {}
     by_edits = sorted(written.items(), key=lambda pw: (-pw[1].together, pw[0]))
-    ctx.cochanged = _changed_with(store, by_edits, changed_files)
     # test files no listed test is in, named after what changed: the suites no call reaches
     listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
     named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
@@ -183,6 +185,9 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         "definitions"]) for path, w in by_edits if is_test_path(path) and path not in listed
     ][:MAX_WRITTEN_TESTS]
     ctx.named_tests = named[:MAX_NAMED_TESTS]
+    test_files = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]}
+    ctx.cochanged = _changed_with(store, by_edits, changed_files,
+                                  test_files | {f.path for f in ctx.named_tests})
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
     ctx.code = lead_units(store, root, ctx.code, [(by_role["changed"], 30.0),
                                                   (by_role["caller"], 20.0),

@@ -166,6 +166,30 @@ def test_usually_changed_together_file_is_reported_with_its_evidence(tmp_path: P
     assert "`b.py`" in section and "VERSION" not in section
 
 
+def test_a_test_file_listed_under_tests_is_not_repeated_as_co_changed(tmp_path: Path) -> None:
+    """tests/test_a.py changes with a.py in every commit and calls alpha: it is listed once,
+    under the tests that reach the change, not again under co-change."""
+    repo = Repo(tmp_path / "suite")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {"a.py": "def alpha():\n    return 0\n",
+                          "b.py": "def beta():\n    return 0\n"})
+    for i in range(4):
+        repo.commit(f"alpha round {i}", {
+            "a.py": f"def alpha():\n    return {i + 1}\n",
+            "b.py": f"def beta():\n    return {i + 1}\n",
+            "tests/test_a.py": f"from a import alpha\n\n\ndef test_alpha():\n"
+                               f"    assert alpha() == {i + 1}\n"})
+    for i in range(6):
+        repo.commit(f"gamma {i}", {"c.py": f"def gamma():\n    return {i}\n"})
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.commit("alpha only", {"a.py": "def alpha():\n    return 42\n"})
+
+    data = context_json(repo.path, "--diff")
+
+    assert sections(data)["tests"] == ["test_alpha"]
+    assert [f["path"] for f in data["cochanged"]] == ["b.py"]
+
+
 def test_detached_head_works(shop: Repo) -> None:
     shop.git("checkout", "-q", "--detach", "feature")
 
