@@ -87,10 +87,9 @@ def cochange_evidence(store: Store, changed: set[str], limit: int = EVIDENCE_LIM
                       keep: Callable[[str], bool] | None = None) -> list[CoChanged]:
     """Unchanged files (those `keep` accepts) that change with the branch's files, each with
     its evidence: at least EVIDENCE_SUPPORT commits together, ranked by lift, not raw share."""
-    window = _counted_commits(store)
+    window, churn = _churn(store)
     if not changed or not window:
         return []
-    churn = dict(store.conn.execute("SELECT path, churn FROM files"))
     marks = ",".join("?" * len(changed))
     best: dict[str, CoChanged] = {}
     for a, b, support in store.conn.execute(
@@ -148,11 +147,17 @@ def written_with(root: Path, g: GraphIndex, changed: list[int], hunks: dict[str,
 def usual_rates(store: Store) -> dict[str, float]:
     """path → the share of the co-change window's counted commits that changed it: what a
     pairing's share is compared with (lift)."""
+    window, churn = _churn(store)
+    return {path: n / window for path, n in churn.items()} if window else {}
+
+
+def _churn(store: Store) -> tuple[int, dict[str, int]]:
+    """The co-change window's counted commits, and path → how many of them changed it (the
+    files it never changed left out): both sides of a lift."""
     window = _counted_commits(store)
     if not window:
-        return {}
-    return {path: churn / window for path, churn in store.conn.execute(
-        "SELECT path, churn FROM files WHERE churn > 0")}
+        return 0, {}
+    return window, dict(store.conn.execute("SELECT path, churn FROM files WHERE churn > 0"))
 
 
 def _counted_commits(store: Store) -> int:
