@@ -148,7 +148,7 @@ def usual_rates(store: Store) -> dict[str, float]:
     """path → the share of the co-change window's counted commits that changed it: what a
     pairing's share is compared with (lift)."""
     window, churn = _churn(store)
-    return {path: n / window for path, n in churn.items()} if window else {}
+    return {path: n / window for path, n in churn.items()}  # empty when there is no window
 
 
 def _churn(store: Store) -> tuple[int, dict[str, int]]:

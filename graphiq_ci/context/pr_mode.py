@@ -108,10 +108,10 @@ def _changed_with(store: Store, by_edits: list[tuple[str, WrittenWith]],
         and w.together / w.commits >= EVIDENCE_LIFT * rate.get(path, 0.0)]
     listed = {f.path: f for f in out}
     for c in cochange_evidence(store, changed_files):
-        why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
-               f"({c.lift:.1f}x its usual rate)")
         if c.path in listed_tests:
             continue
+        why = (f"changed with {c.partner} in {c.together} of {c.partner_commits} commits "
+               f"({c.lift:.1f}x its usual rate)")
         if c.path in listed:
             listed[c.path].reasons.append(why)
         else:
@@ -175,7 +175,8 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         if diff.base_commit else {}
     by_edits = sorted(written.items(), key=lambda pw: (-pw[1].together, pw[0]))
     # test files no listed test is in, named after what changed: the suites no call reaches
-    listed = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]} | changed_files
+    test_files = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]}
+    listed = test_files | changed_files
     named = [ContextFile(path, 1.0, [named_after_phrase(subject)])
              for path, subject in named_after(g, changed, diff.paths).items() if path not in listed]
     # then the suites edited in the commits that last wrote the changed definitions
@@ -185,7 +186,6 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         "definitions"]) for path, w in by_edits if is_test_path(path) and path not in listed
     ][:MAX_WRITTEN_TESTS]
     ctx.named_tests = named[:MAX_NAMED_TESTS]
-    test_files = {g.path(g.pos_of_id[sid]) for sid in ctx.sections["tests"]}
     ctx.cochanged = _changed_with(store, by_edits, changed_files,
                                   test_files | {f.path for f in ctx.named_tests})
     by_role = {role: [s for s in lead if s.role == role] for role in ("changed", "caller", "test")}
