@@ -65,6 +65,7 @@ PHASE_ROWS = {
     "parse": "parse (the writer waiting for the parse workers)",
     "write": "write (files, symbols, refs, edges, deep tokens)",
     "fts": "FTS rows, and the batch's commit",
+    "indexes": "secondary indexes, created once after a build's inserts",
     "resolve": "resolve",
     "deep-edges": "deep edges and hubs",
     "history": "history (git, read while resolving; then written)",

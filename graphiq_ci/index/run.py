@@ -25,6 +25,7 @@ from graphiq_ci.index.writer import Writer
 from graphiq_ci.paths import as_text
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
+from graphiq_ci.store.schema import BULK_INDEXES
 from graphiq_ci.vcs.refs import head_commit_from_files
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
@@ -184,7 +185,8 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     report = IndexReport(notes=list(store.notes))
     store.notes.clear()  # said once: a store the caller holds is refreshed again
     conn = store.conn
-    if full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone():
+    fresh = full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone()
+    if fresh:
         with store.transaction():  # every symbol is new: logging each would only cost time
             store.set_meta("graph_log", "off")
     if full:
@@ -192,6 +194,10 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
                           "files_fts"):
                 conn.execute(f"DELETE FROM {table}")
+    if fresh:  # every row is new: each secondary index is built once, after the inserts
+        with store.transaction():
+            for name in BULK_INDEXES:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")
     unstorable: list[str] = []
     on_disk = [f for f in selected(list_files(root, unstorable), config)
                if part is None or part(f.path)]
@@ -263,6 +269,11 @@ def _run(store: Store, root: Path, full: bool, config: Config,
                 writer.delete(path)
         report.deleted = gone
 
+    if fresh:  # a run killed before this point gets them back when the index is next opened
+        phase("indexes")
+        with store.transaction():
+            for statement in BULK_INDEXES.values():
+                conn.execute(statement)
     if part is not None:
         return report
     history = start_history(store, root, config, full, current_head(root), background=full)

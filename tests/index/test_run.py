@@ -11,6 +11,7 @@ import graphiq_ci.index.history as history
 from graphiq_ci.index import run_index
 from graphiq_ci.store import open_store
 from graphiq_ci.store.graph_log import touched_since
+from graphiq_ci.store.schema import BULK_INDEXES
 from tests.conftest import PROJECT_ROOT, git
 
 APP = '''
@@ -154,6 +155,29 @@ def test_incremental_equals_full(make_repo: Callable[..., Path]) -> None:
     incremental = (_symbols(repo), _edges(repo))
     run_index(repo, full=True)
     assert incremental == (_symbols(repo), _edges(repo))
+
+
+def _index_names(repo: Path) -> set[str]:
+    return {name for (name,) in _db(repo).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+
+
+def test_a_build_from_scratch_ends_with_every_index_it_dropped(
+        make_repo: Callable[..., Path]) -> None:
+    """A first run and a full run drop the secondary indexes while they insert and create them
+    again before resolution reads them; an incremental run keeps them throughout."""
+    repo = make_repo({"shop/app.py": APP, "shop/models.py": MODELS, "shop/__init__.py": ""})
+    run_index(repo)
+    assert set(BULK_INDEXES) <= _index_names(repo)
+    plan = _db(repo).execute("EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name = 'Cart'")
+    assert "symbols_name" in " ".join(str(row) for row in plan)
+    first = (_symbols(repo), _edges(repo))
+    (repo / "shop/app.py").write_text(APP + "\n\ndef refund():\n    return checkout()\n")
+    run_index(repo)
+    assert set(BULK_INDEXES) <= _index_names(repo)
+    run_index(repo, full=True)
+    assert set(BULK_INDEXES) <= _index_names(repo)
+    assert first[0] < _symbols(repo) and first[1] < _edges(repo)
 
 
 def test_bad_files_are_skipped_or_partially_indexed(make_repo: Callable[..., Path]) -> None:

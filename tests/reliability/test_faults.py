@@ -32,12 +32,13 @@ from tests.reliability.conftest import (
 
 MODULES, FUNCS = 250, 2  # over BATCH_FILES (200), so a full index writes two batches
 #: (phase to kill in, command, what happens first: the work tree is edited, the index or the
-#: graph cache is deleted); 7 kills each, 63 in all
+#: graph cache is deleted); 7 kills each, 70 in all
 KILL_PLAN = [
     ("write 1", ["index"], "no index"),  # the very first run
     ("parse", ["index", "--full"], ""),
     ("write 1", ["index", "--full"], ""),
     ("write 2", ["index", "--full"], ""),
+    ("indexes", ["index", "--full"], ""),  # its secondary indexes dropped, not yet rebuilt
     ("resolve", ["index"], "edit"),
     ("deep-edges", ["index", "--full"], ""),
     ("history", ["index", "--full"], ""),
@@ -95,7 +96,7 @@ def _committed_files(repo: Path) -> int:
 
 
 def test_sigkill_in_every_phase_never_loses_a_committed_batch_and_heals(tmp_path: Path) -> None:
-    """63 SIGKILLs, each aimed at a phase the indexer reports (GRAPHIQ_PHASE_LOG) and proven to
+    """70 SIGKILLs, each aimed at a phase the indexer reports (GRAPHIQ_PHASE_LOG) and proven to
     have hit it; after each, the next run ends equal to a clean full index."""
     repo = generate_repo(tmp_path / "repo", MODULES, FUNCS)
     want = {"A": full_index_fingerprint(repo)}
