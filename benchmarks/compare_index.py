@@ -29,8 +29,9 @@ TABLES = {
     "files_fts": "SELECT rowid, * FROM files_fts",
     "cochange": "SELECT * FROM cochange",
 }
-#: tables whose row order already varies from run to run of the same code: comment mentions
-#: come out of a set of strings, whose order follows the per-process hash seed
+#: tables whose row order may differ between indexes that hold the same facts: before the
+#: commit after e6c2a27, comment mentions came out of a set of strings, in an order that
+#: followed the per-process hash seed (now in the order the comment names them)
 UNORDERED = frozenset({"deep_tokens"})
 
 
@@ -55,7 +56,7 @@ def compare(a: Path, b: Path, show: int = 3) -> bool:
             map(repr, (r[strip:] for r in rb)))
         if sa == sb:
             print(f"{table}: {len(ra)} rows, same contents in another order"
-                  + (" (its order varies run to run)" if table in UNORDERED else ""))
+                  + (" (the order varied run to run before)" if table in UNORDERED else ""))
             same = same and table in UNORDERED
             continue
         same = False

@@ -44,12 +44,24 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from graphiq_ci.lang.narrow import narrowed, supertypes, tree_kinds
+from graphiq_ci.lang.node_facts import (
+    argument_count,
+    clean_comment,
+    decorated_at,
+    is_bare,
+    leading_comment,
+    literal_token,
+    moved_into,
+    node_text,
+    parameter_count,
+    signature_of,
+    visibility_of,
+)
 from graphiq_ci.lang.receivers import Bindings, binding_scope
 from graphiq_ci.lang.spec import LanguageSpec
 from graphiq_ci.model import TYPE_KINDS, DeepToken, EdgeKind, Kind, ParsedFile, Reference, Symbol
 
 MAX_SOURCE_CHARS = 6000
-MAX_SIGNATURE_CHARS = 240
 _ERROR_NAME = re.compile(r"(Error|Exception|Err|Fault|Failure)$")
 _CODE_NAME = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+_[a-z_0-9]+|[A-Za-z_]\w*\(\))")
 _PRIMITIVES = frozenset(
@@ -64,8 +76,6 @@ _REFERENCE_KINDS = {
     "implements": EdgeKind.IMPLEMENTS,
     "import": EdgeKind.IMPORTS,
 }
-_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
-_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 
 
 @cache
@@ -161,67 +171,6 @@ def _keywords(grammar: str) -> frozenset[str]:
                      and (kind := language.node_kind_for_id(i)) and kind.isidentifier())
 
 
-def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode("utf-8", "replace")
-
-
-_COMMENT_OPEN = re.compile(r"^(///?|#+|/\*\*?|\*/|\*|---(?=[^-]|$)|--(?:\[=*\[)?|\"\"\"|''')\s?")
-
-
-def _clean_comment(text: str) -> str:
-    """A comment's words: markers stripped (`//`, `#`, `/** */`, `--`, LuaDoc's `---` and
-    `--[[`), lines joined."""
-    lines = []
-    for line in text.splitlines():
-        line = line.strip()
-        line = _COMMENT_OPEN.sub("", line)
-        line = re.sub(r"(\*/|\"\"\"|''')$", "", line).strip()
-        if line:
-            lines.append(line)
-    return " ".join(lines)[:1000]
-
-
-def _leading_comment(node: ts.Node) -> str:
-    """Comments directly above a definition (or above its export/decorator wrapper)."""
-    while node.parent is not None and node.parent.type in _WRAPPERS:
-        node = node.parent
-    parts: list[str] = []
-    row = node.start_point[0]
-    sib = node.prev_sibling
-    while sib is not None and sib.type in _ATTRIBUTES:  # `/// doc` above `#[derive(..)]`
-        row = sib.start_point[0]
-        sib = sib.prev_sibling
-    while sib is not None and "comment" in sib.type and sib.end_point[0] >= row - 1:
-        parts.append(_text(sib))
-        row = sib.start_point[0]
-        sib = sib.prev_sibling
-    return _clean_comment("\n".join(reversed(parts)))
-
-
-def _signature(node: ts.Node, data: bytes) -> str:
-    body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
-    raw = data[node.start_byte : end] if end else data[node.start_byte : node.end_byte]
-    text = raw.decode("utf-8", "replace")
-    if end is None:
-        text = text.split("\n", 1)[0]
-    return " ".join(text.split()).rstrip("{:= ")[:MAX_SIGNATURE_CHARS]
-
-
-def _visibility(name: str, signature: str) -> str:
-    """Private by convention (`_x`, `#x`) or modifier before the name (Elixir's `defp` is
-    its own keyword); dunders are public."""
-    head = signature.split(name, 1)[0] if name and name in signature \
-        else signature.split("(", 1)[0]
-    dunder = name.startswith("__") and (name.endswith("__") or name[2:3].isalpha())
-    if (name.startswith(("_", "#")) and not dunder) or re.search(
-            r"\b(private|protected|internal|defp|defmacrop|defguardp)\b", head):
-        return "private"
-    if re.search(r"\b(pub|public|export)\b", head):
-        return "public"
-    return ""
-
-
 def _nest(defs: list[_Def]) -> None:
     """Give each definition its innermost enclosing definition and a qualified name."""
     stack: list[_Def] = []
@@ -274,79 +223,85 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
+    roles = _ROLES  # a local: read once per capture
     for pattern, caps in matches:
         rule = parented.get(pattern)
         if rule is not None and not _has_parent(caps[rule[0]][0], rule[1]):
             continue
         for key, nodes in caps.items():
+            role = roles.get(key)
+            if role is None:
+                role = roles[key] = _role(key)
+            if not role:  # a part of the match (its name, receiver, doc…), read below
+                continue
             node = nodes[0]
-            if key.startswith("definition."):
+            if role == _DEFINITION:
                 names = caps.get("name")
                 doc = caps.get("doc")
                 known = defs.get((node.start_byte, node.end_byte))
                 if known is not None and doc and known.doc_node is None:
                     known.doc_node = doc[0]  # the same definition, matched by its docstring pattern
-                if not names or known is not None or not _text(names[0]).strip():
+                if not names or known is not None or not node_text(names[0]).strip():
                     continue  # a zero-width or blank name (error recovery) defines nothing
-                if node.has_error and _text(names[0]) in _keywords(spec.grammar):
+                if node.has_error and node_text(names[0]) in _keywords(spec.grammar):
                     continue  # `else if (x) {…}` recovered as a function named `if`
                 owner = caps.get("owner")
                 body = caps.get("body")
                 defs[(node.start_byte, node.end_byte)] = _Def(
                     node.start_byte, body[0].end_byte if body else node.end_byte, node,
-                    _text(names[0]).strip("`"), Kind(key.split(".", 1)[1]),
-                    doc[0] if doc else None, _text(owner[0]) if owner else "",
+                    node_text(names[0]).strip("`"), Kind(key.split(".", 1)[1]),
+                    doc[0] if doc else None, node_text(owner[0]) if owner else "",
                     "declaration" in caps, body[0] if body else None,
                 )
-            elif key.startswith("reference."):
+            elif role == _REFERENCE:
                 names = caps.get("name")
                 edge = _REFERENCE_KINDS.get(key.split(".", 1)[1])
                 if not names or edge is None:
                     continue
-                alias = tuple(_text(a) for a in caps.get("alias", []))
-                name = _text(names[0]).strip("'\"`")
+                alias = tuple(node_text(a) for a in caps.get("alias", []))
+                name = node_text(names[0]).strip("'\"`")
                 receiver = caps.get("receiver")
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
-                             _text(receiver[0]) if receiver else "",
-                             edge is EdgeKind.CALLS and not receiver and _bare(node, names[0]),
-                             _arguments(node) if edge is EdgeKind.CALLS else -1))
+                             node_text(receiver[0]) if receiver else "",
+                             edge is EdgeKind.CALLS and not receiver and is_bare(node, names[0]),
+                             argument_count(node) if edge is EdgeKind.CALLS else -1))
                 if edge in (EdgeKind.REFERENCES, EdgeKind.CALLS) and _ERROR_NAME.search(name):
                     deep.append((node.start_byte, EdgeKind.SHARES_ERROR_TYPE, name))
                 elif edge is EdgeKind.REFERENCES and name not in _PRIMITIVES:
                     deep.append((node.start_byte, EdgeKind.SHARES_TYPE, name))
-            elif key == "binding":
+            elif role == _FIELD:
+                deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, node_text(node)))
+            elif role == _LITERAL:
+                literal = literal_token(node_text(node))
+                if literal:
+                    deep.append((node.start_byte, EdgeKind.SHARES_CONSTANT, literal))
+            elif role == _BINDING:
                 named = caps.get("name") or caps.get("attribute")
                 typed = caps.get("type") or caps.get("constructs")
                 if named and typed:
-                    bindings.append((node.start_byte, _text(named[0]), "attribute" in caps,
-                                     _text(typed[0]), "type" in caps))
-            elif key == "decorator":
-                decorators.append((node.start_byte, node.end_byte, _decorated(node)))
-            elif key == "deep.field":
-                deep.append((node.start_byte, EdgeKind.SHARES_DATA_SHAPE, _text(node)))
-            elif key == "deep.literal":
-                literal = _literal_token(_text(node))
-                if literal:
-                    deep.append((node.start_byte, EdgeKind.SHARES_CONSTANT, literal))
-            elif key == "comment":
-                for mention in set(_CODE_NAME.findall(_text(node))):
+                    bindings.append((node.start_byte, node_text(named[0]), "attribute" in caps,
+                                     node_text(typed[0]), "type" in caps))
+            elif role == _DECORATOR:
+                decorators.append((node.start_byte, node.end_byte, decorated_at(node)))
+            else:  # a comment
+                for mention in dict.fromkeys(_CODE_NAME.findall(node_text(node))):  # in order
                     deep.append((node.start_byte, EdgeKind.COMMENT_REF, mention.rstrip("()")))
 
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
     _nest(ordered)
     for d in ordered:
-        signature = _signature(d.node, data)
-        doc_text = _clean_comment(_text(d.doc_node)) if d.doc_node else _leading_comment(d.node)
+        signature = signature_of(d.node, data)
+        doc_text = clean_comment(node_text(d.doc_node)) if d.doc_node else leading_comment(d.node)
         out.symbols.append(
             Symbol(
                 name=d.name, qualified=d.qualified, kind=d.kind,
                 line=d.node.start_point[0] + 1, end_line=(d.body or d.node).end_point[0] + 1,
                 signature=signature, doc=doc_text,
                 source=data[d.start:d.end].decode("utf-8", "replace")[:MAX_SOURCE_CHARS],
-                visibility=_visibility(d.name, signature),
+                visibility=visibility_of(d.name, signature),
                 parent=d.parent.qualified if d.parent else (d.owner or None),
                 declaration=d.declaration,
-                arity=_parameters(d.node),
+                arity=parameter_count(d.node),
             )
         )
     scopes = _Scopes(ordered)
@@ -357,7 +312,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                   is_declared)
     decorators.sort()
     for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
-        scope = scopes.def_at(_moved(decorators, at))
+        scope = scopes.def_at(moved_into(decorators, at))
         if edge is EdgeKind.CALLS and receiver_text in types.imported:
             alias = (receiver_text,)  # a call through an imported name: `util.merge(a, b)`
         out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
@@ -374,54 +329,16 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     return out
 
 
-def _decorated(decorator: ts.Node) -> int:
-    """Where a decorator's uses count: at what it decorates, the first sibling after it that is
-    not another decorator or a comment (Python's decorated definition, a TypeScript method);
-    a class decorator's next sibling is the class's own name, inside the class as well."""
-    sib = decorator.next_named_sibling
-    while sib is not None and (sib.type == decorator.type or "comment" in sib.type):
-        sib = sib.next_named_sibling
-    return sib.start_byte if sib is not None else decorator.start_byte
+#: what a capture name makes of its node; 0: a part of a match another capture reads
+_DEFINITION, _REFERENCE, _FIELD, _LITERAL, _BINDING, _DECORATOR, _COMMENT = range(1, 8)
+_ROLES: dict[str, int] = {"binding": _BINDING, "decorator": _DECORATOR, "deep.field": _FIELD,
+                          "deep.literal": _LITERAL, "comment": _COMMENT}
 
 
-def _moved(decorators: list[tuple[int, int, int]], at: int) -> int:
-    """`at`, or the decorated definition's offset when `at` is inside a decorator."""
-    i = bisect.bisect_right(decorators, (at, 1 << 62, 0)) - 1
-    if i >= 0 and decorators[i][0] <= at < decorators[i][1]:
-        return decorators[i][2]
-    return at
-
-
-def _bare(call: ts.Node, name: ts.Node) -> bool:
-    """Nothing qualifies the called name: it is the call's own first named child (`f()`,
-    `new Foo()`, `T{}`), not behind an object or a scope (`x.f()`, `$this->f()`, `A::f()`)."""
-    return name.parent == call and call.named_child(0) == name
-
-
-def _arguments(call: ts.Node) -> int:
-    """How many arguments a call passes (its `arguments` field), -1 when it has none."""
-    args = call.child_by_field_name("arguments")
-    return -1 if args is None else sum(1 for c in args.named_children if "comment" not in c.type)
-
-
-def _parameters(definition: ts.Node) -> str:
-    """A callable's parameter count ("2"; "1+" when the last is variadic), "" when it has no
-    `parameters` field: what lets a call's argument count pick one of its overloads."""
-    params = definition.child_by_field_name("parameters")
-    if params is None:
-        return ""
-    kinds = [c.type for c in params.named_children if "comment" not in c.type]
-    if kinds and ("spread" in kinds[-1] or "variadic" in kinds[-1]):
-        return f"{len(kinds) - 1}+"
-    return str(len(kinds))
-
-
-def _literal_token(text: str) -> str:
-    """Literals worth linking: numbers other than 0/1/2 and short non-trivial strings."""
-    text = text.strip()
-    if re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+(\.\d+)?)([a-zA-Z]*)", text):
-        return "" if text in {"0", "1", "2", "-1", "0.0", "1.0"} else text
-    inner = text.strip("'\"`")
-    if 4 <= len(inner) <= 60 and not inner.isspace() and "\n" not in inner:
-        return inner
-    return ""
+def _role(key: str) -> int:
+    """A capture name's role (the first time it is seen: `_ROLES` keeps it), by its prefix
+    for definitions and references: one dict read per capture instead of a chain of string
+    tests, a tenth of sqlalchemy's extraction."""
+    if key.startswith("definition."):
+        return _DEFINITION
+    return _REFERENCE if key.startswith("reference.") else 0
