@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from graphiq_ci.config import Config
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store
+from graphiq_ci.store.schema import BULK_INDEXES
 
 if TYPE_CHECKING:  # the history reader: imported only when HEAD moved
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -52,6 +53,8 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         rebuild_deep_edges(store, deep_tokens)
         incremental = file_ids is not None and store.get_meta("graph_log") != "off"
         mark_hubs(store, store.generation + 1 if incremental else None)
+        for statement in BULK_INDEXES.values():  # a build from scratch dropped them
+            store.conn.execute(statement)
         close_graph_log(store, store.generation + 1)
         store.set_meta("generation", str(store.generation + 1))
         store.set_meta("pending", "0")

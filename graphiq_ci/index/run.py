@@ -272,8 +272,9 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     if fresh:  # a run killed before this point gets them back when the index is next opened
         phase("indexes")
         with store.transaction():
-            for statement in BULK_INDEXES.values():
-                conn.execute(statement)
+            for name, statement in BULK_INDEXES.items():
+                if not name.startswith("edges_"):  # resolution writes the edges: see finish.py
+                    conn.execute(statement)
     if part is not None:
         return report
     history = start_history(store, root, config, full, current_head(root), background=full)

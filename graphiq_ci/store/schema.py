@@ -159,7 +159,8 @@ BM25_WEIGHTS = ", ".join(str(w) for _, w in FTS_COLUMNS)
 
 #: the secondary indexes of the tables an index run fills, by name. A build from scratch drops
 #: them and creates each once after its inserts (one sort) instead of updating every B-tree
-#: per row: sqlalchemy's 57k symbols and 262k references wrote in 1.8 s less (index/run.py).
+#: per row: sqlalchemy's 57k symbols and 262k references wrote in 1.8 s less (index/run.py);
+#: the edges' come back after resolution and deep edges have written theirs (finish.py).
 #: Every open runs DDL, which creates any of them a killed build left out.
 BULK_INDEXES: dict[str, str] = {
     m.group(1): m.group(0) for m in re.finditer(
