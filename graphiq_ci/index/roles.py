@@ -56,21 +56,25 @@ ROLES: dict[str, tuple[frozenset[str], str]] = {
 HUB_INBOUND = 10
 
 _RAISES = re.compile(r"\b(raise|throw|panic!?|Err\()")
+_RAISE_WORDS = ("raise", "throw", "panic", "Err(")  # what every _RAISES match holds
 _RETURNS = re.compile(r"\breturn\b|=>")
+_CONNECTS = re.compile(r"\b(connect|client|session|adapter|bridge)")
 
 
 def _motifs(symbol: Symbol, callees: int) -> list[str]:
-    """The structural motifs a symbol shows from its own body (GraphIQ's 8 motifs)."""
+    """The structural motifs a symbol shows from its own body (GraphIQ's 8 motifs). A body
+    without the text a pattern needs is not searched with it: most bodies have no `raise`."""
     if symbol.kind not in CALLABLE_KINDS:
         return []
     out = []
     body = symbol.source
-    returns = bool(_RETURNS.search(body))
+    returns = ("return" in body or "=>" in body) and bool(_RETURNS.search(body))
     if callees == 0:
         out.append("leaf")
     elif callees >= 6:
         out.append("orchestrator")
-    if _RAISES.search(body[:400]) and body.count("if") >= 1:
+    head = body[:400]
+    if "if" in body and any(w in head for w in _RAISE_WORDS) and _RAISES.search(head):
         out.append("guard")
     has_params = "()" not in symbol.signature
     if has_params and returns:
@@ -79,7 +83,7 @@ def _motifs(symbol: Symbol, callees: int) -> list[str]:
         out.append("sink")
     elif not has_params and returns:
         out.append("source")
-    if callees >= 3 and re.search(r"\b(connect|client|session|adapter|bridge)", body[:300]):
+    if callees >= 3 and _CONNECTS.search(body[:300]):
         out.append("connector")
     return out
 
@@ -91,14 +95,27 @@ def role_hints(symbol: Symbol, path: str, callee_names: list[str]) -> str:
     for callee in callee_names:
         words.update(split_identifier(callee))
     words.update(split_identifier(path.rsplit("/", 1)[-1].split(".", 1)[0]))
+    hits: dict[int, int] = {}  # role → how many of the words trigger it
+    for word in words:
+        for k in _TRIGGERED.get(word, ()):
+            hits[k] = hits.get(k, 0) + 1
+    named = {k for w in name_words for k in _TRIGGERED.get(w, ())}
     tags: list[str] = []
-    for role, (triggers, hints) in ROLES.items():
-        if words & triggers and (set(name_words) & triggers or len(words & triggers) >= 2):
-            tags.append(role.replace("-", " "))
-            tags.append(hints)
+    for k in sorted(hits):  # in ROLES' order
+        if k in named or hits[k] >= 2:
+            tags += _TAGS[k]
     tags += _motifs(symbol, len(callee_names))
     stems = {stem(w) for w in name_words} - set(name_words)
     return " ".join(tags + sorted(stems))
+
+
+#: each trigger word's roles (their places in ROLES), and each role's tag and hint words:
+#: a symbol's few words are looked up, not every role's trigger set intersected
+_TRIGGERED: dict[str, tuple[int, ...]] = {}
+for _k, (_triggers, _) in enumerate(ROLES.values()):
+    for _word in _triggers:
+        _TRIGGERED[_word] = (*_TRIGGERED.get(_word, ()), _k)
+_TAGS = [(role.replace("-", " "), hints) for role, (_, hints) in ROLES.items()]
 
 
 def mark_hubs(store: Store, logged: int | None = None) -> int:
