@@ -1,0 +1,100 @@
+"""A full index by this checkout's code against an earlier commit's, run by run, same machine.
+
+    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5]
+
+On a shared VM the speed of the machine drifts between runs by more than most changes to the
+indexer are worth, and CodeGraph's time drifts with it (bench_index.py). Alternating the two
+versions of graphiq-ci build by build puts both under the same drift: the medians and their
+ratio measure the change itself. REV's code is checked out into a temporary worktree of this
+repository and run with its package first on PYTHONPATH, under this venv's interpreter and
+libraries; each version indexes its own temporary copy of REPO (default: colinhacks/zod at the
+pinned commit, as bench_index.py), `graphiq-ci index --full` after deleting `.graphiq`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _common as C  # noqa: E402
+from bench_index import COPY_IGNORE, Run, check, run_measured  # noqa: E402
+from bench_quality import git_describe  # noqa: E402
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def _env(code: Path) -> dict[str, str]:
+    """The environment that runs the package in `code`: first on the path (`-P` keeps the
+    working directory off it, which would otherwise come first)."""
+    return {**os.environ, "PYTHONPATH": str(code)}
+
+
+def _package(code: Path) -> str:
+    done = subprocess.run([sys.executable, "-P", "-c", "import graphiq_ci; "
+                           "print(graphiq_ci.__file__)"], env=_env(code), capture_output=True,
+                          text=True, check=True)
+    return done.stdout.strip()
+
+
+def full_index(copy: Path, code: Path) -> Run:
+    shutil.rmtree(copy / ".graphiq", ignore_errors=True)
+    return check(run_measured([sys.executable, "-P", "-m", "graphiq_ci", "index", "--full",
+                               "--repo", str(copy)], env=_env(code)), "graphiq-ci index --full")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("rev", help="the commit of this repository to compare with")
+    ap.add_argument("repo", nargs="?", type=Path,
+                    help=f"repository to index (default: {C.DEFAULT_REPO} from the mirror)")
+    ap.add_argument("--runs", type=int, default=5, help="full builds per version (default 5)")
+    args = ap.parse_args()
+    repo = (args.repo or C.default_checkout()).resolve()
+    base = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", args.rev],
+                          capture_output=True, text=True)
+    if base.returncode != 0:
+        ap.error(f"not a commit of {PROJECT}: {args.rev}")
+    (C.WORK / "tmp").mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-index-ab-", dir=C.WORK / "tmp"))
+    tree = tmp / "old-code"
+    try:
+        subprocess.run(["git", "-C", str(PROJECT), "worktree", "add", "-q", "--detach",
+                        str(tree), args.rev], check=True)
+        code = {"old": tree, "new": PROJECT}
+        for version, where in code.items():  # each version runs its own code, not the other's
+            if not _package(where).startswith(str(where)):
+                sys.exit(f"{version}: graphiq_ci is not imported from {where}")
+        copies = {}
+        for version in ("old", "new"):
+            copies[version] = tmp / version / repo.name
+            shutil.copytree(repo, copies[version], symlinks=True, ignore=COPY_IGNORE)
+        walls: dict[str, list[float]] = {"old": [], "new": []}
+        for i in range(args.runs):
+            for version in (("old", "new") if i % 2 == 0 else ("new", "old")):
+                walls[version].append(full_index(copies[version], code[version]).wall_s)
+            print(f"run {i + 1}/{args.runs}: old {walls['old'][-1]:.2f}s, "
+                  f"new {walls['new'][-1]:.2f}s", file=sys.stderr)
+    finally:
+        subprocess.run(["git", "-C", str(PROJECT), "worktree", "remove", "--force", str(tree)],
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    old, new = C.median(walls["old"]), C.median(walls["new"])
+    print(f"Full index, alternating: graphiq-ci {git_describe()} (new) against "
+          f"{base.stdout.strip()} (old); {repo}; {args.runs} runs each; {C.hardware_note()}.\n")
+    print("| version | median (s) | runs (s) |\n|---|---|---|")
+    for version, median in (("old", old), ("new", new)):
+        runs = ", ".join(f"{w:.2f}" for w in walls[version])
+        print(f"| {version} | {median:.2f} | {runs} |")
+    print(f"\nnew / old: {C.ratio(new, old)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
