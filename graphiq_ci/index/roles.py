@@ -109,12 +109,17 @@ def role_hints(symbol: Symbol, path: str, callee_names: list[str]) -> str:
     return " ".join(tags + sorted(stems))
 
 
+def _roles_by_word() -> dict[str, tuple[int, ...]]:
+    by_word: dict[str, tuple[int, ...]] = {}
+    for k, (triggers, _) in enumerate(ROLES.values()):
+        for word in triggers:
+            by_word[word] = (*by_word.get(word, ()), k)
+    return by_word
+
+
 #: each trigger word's roles (their places in ROLES), and each role's tag and hint words:
 #: a symbol's few words are looked up, not every role's trigger set intersected
-_TRIGGERED: dict[str, tuple[int, ...]] = {}
-for _k, (_triggers, _) in enumerate(ROLES.values()):
-    for _word in _triggers:
-        _TRIGGERED[_word] = (*_TRIGGERED.get(_word, ()), _k)
+_TRIGGERED = _roles_by_word()
 _TAGS = [(role.replace("-", " "), hints) for role, (_, hints) in ROLES.items()]
 
 
