@@ -39,11 +39,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
-from graphiq_ci.lang.narrow import narrowed, supertypes, tree_kinds
+from graphiq_ci.lang.narrow import narrowed, split_rooted, supertypes, tree_kinds
 from graphiq_ci.lang.node_facts import (
     argument_count,
     clean_comment,
@@ -100,8 +101,23 @@ _Parents = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _HAS_PARENT = re.compile(r"\(#has-parent\?\s+@([\w.]+)((?:\s+[\w.]+)+)\s*\)")
 
 
+#: pattern index → the capture a `#has-parent?` predicate names, and its parents
+_Parented = dict[int, tuple[str, _Parents]]
+
+
+class _Queries(NamedTuple):
+    """A language's query compiled as two: the patterns rooted at the tree's root node type (a
+    file's top-level definitions), which a cursor runs from the root alone, and the rest
+    (narrow.split_rooted). Each with its `#has-parent?` patterns."""
+
+    rest: ts.Query
+    rest_parented: _Parented
+    rooted: ts.Query | None
+    rooted_parented: _Parented
+
+
 @cache
-def _query(spec: LanguageSpec) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+def _query(spec: LanguageSpec) -> _Queries:
     """The compiled query, and each `#has-parent?` pattern's capture and parents.
 
     tree-sitter passes a predicate it does not know through, and extract() checks it while it
@@ -110,8 +126,7 @@ def _query(spec: LanguageSpec) -> tuple[ts.Query, dict[int, tuple[str, _Parents]
     return _compile(spec.grammar or "", query_text(spec))
 
 
-def _narrowed_query(spec: LanguageSpec,
-                    tree: ts.Tree) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+def _narrowed_query(spec: LanguageSpec, tree: ts.Tree) -> _Queries:
     """The query without the patterns `tree` cannot match (lang/narrow.py), compiled for it
     alone: what a process parsing one file compiles. Large files too: even zod's 113 KB
     `schemas.ts` lacks a third of what TypeScript's query names (its compile 77 -> 49 ms; a
@@ -121,10 +136,23 @@ def _narrowed_query(spec: LanguageSpec,
     return _query(spec) if text is None else _compile(spec.grammar or "", text)
 
 
-def _compile(grammar: str, text: str) -> tuple[ts.Query, dict[int, tuple[str, _Parents]]]:
+@cache
+def _root_type(grammar: str) -> str:
+    """The type of the node at the root of every tree of `grammar` (`program`, `module`)."""
+    return str(_parser(grammar).parse(b"").root_node.type)
+
+
+def _compile(grammar: str, text: str) -> _Queries:
+    split = split_rooted(text, _root_type(grammar))
+    if split is None or not split[0]:
+        return _Queries(*_compiled(grammar, text), None, {})
+    return _Queries(*_compiled(grammar, split[1]), *_compiled(grammar, split[0]))
+
+
+def _compiled(grammar: str, text: str) -> tuple[ts.Query, _Parented]:
     data = text.encode()
     query = ts.Query(get_language(grammar), text)  # type: ignore[arg-type]
-    parented: dict[int, tuple[str, _Parents]] = {}
+    parented: _Parented = {}
     for i in range(query.pattern_count):
         source = data[query.start_byte_for_pattern(i):query.end_byte_for_pattern(i)].decode()
         found = _HAS_PARENT.search(source)
@@ -133,6 +161,21 @@ def _compile(grammar: str, text: str) -> tuple[ts.Query, dict[int, tuple[str, _P
             fields = frozenset((k, f) for k, _, f in (a.partition(".") for a in args) if f)
             parented[i] = (found[1], (frozenset(a for a in args if "." not in a), fields))
     return query, parented
+
+
+def _matches(queries: _Queries, tree: ts.Tree
+             ) -> list[tuple[tuple[str, _Parents] | None, dict[str, list[ts.Node]]]]:
+    """Each match in `tree` with its `#has-parent?` rule (None: none), the rooted patterns'
+    last: their cursor starts matches at the root only (a start depth of 0)."""
+    rules = queries.rest_parented
+    out = [(rules.get(p), caps) for p, caps in
+           ts.QueryCursor(queries.rest).matches(tree.root_node)]
+    if queries.rooted is not None:
+        cursor = ts.QueryCursor(queries.rooted)
+        cursor.set_max_start_depth(0)
+        rules = queries.rooted_parented
+        out += [(rules.get(p), caps) for p, caps in cursor.matches(tree.root_node)]
+    return out
 
 
 def _has_parent(node: ts.Node, parents: _Parents) -> bool:
@@ -214,8 +257,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     of the language (the facts are the same; the whole query compiles once for many files)."""
     assert spec.grammar and spec.query
     tree = _parser(spec.grammar).parse(data)
-    query, parented = _narrowed_query(spec, tree) if narrow else _query(spec)
-    matches = ts.QueryCursor(query).matches(tree.root_node)
+    queries = _narrowed_query(spec, tree) if narrow else _query(spec)
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
@@ -224,8 +266,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
     roles = _ROLES  # a local: read once per capture
-    for pattern, caps in matches:
-        rule = parented.get(pattern)
+    for rule, caps in _matches(queries, tree):
         if rule is not None and not _has_parent(caps[rule[0]][0], rule[1]):
             continue
         for key, nodes in caps.items():

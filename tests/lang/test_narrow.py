@@ -8,7 +8,7 @@ from tree_sitter_language_pack import get_language, get_parser
 
 from graphiq_ci.lang import detect_language, plugin_for
 from graphiq_ci.lang.extract import extract, query_text
-from graphiq_ci.lang.narrow import narrowed, supertypes, tree_kinds
+from graphiq_ci.lang.narrow import narrowed, split_rooted, supertypes, tree_kinds
 from graphiq_ci.lang.registry import LANGUAGES
 from graphiq_ci.lang.spec import LanguageSpec
 from tests.conftest import PROJECT_ROOT
@@ -63,3 +63,22 @@ def test_a_large_file_is_narrowed_too_and_extracts_the_same() -> None:
     parsed = extract(spec, "all.py", data)
     assert len(parsed.symbols) > 1000
     assert extract(spec, "all.py", data, narrow=True) == parsed
+
+
+@pytest.mark.parametrize("spec", _PARSED, ids=lambda s: s.name)
+def test_the_patterns_rooted_at_the_root_node_and_the_rest_are_the_whole_query(
+        spec: LanguageSpec) -> None:
+    """extract.py runs the patterns rooted at the tree's root type (a file's top-level
+    definitions) with a cursor that starts only at the root: split, no pattern is lost."""
+    language = get_language(spec.grammar)  # type: ignore[arg-type]
+    root = get_parser(spec.grammar).parse(b"").root_node.type  # type: ignore[arg-type]
+    split = split_rooted(query_text(spec), root)
+    assert split is not None
+    rooted, rest = split
+    count = ts.Query(language, query_text(spec)).pattern_count
+    parts = [ts.Query(language, text).pattern_count if text else 0 for text in (rooted, rest)]
+    assert sum(parts) == count
+    assert all(line.startswith(f"({root}") for line in rooted.splitlines()
+               if line and not line.startswith((" ", ";")))
+    if spec.name == "typescript":  # its module-level variables and CommonJS definitions
+        assert parts[0] == 8
