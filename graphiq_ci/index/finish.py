@@ -53,7 +53,7 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         rebuild_deep_edges(store, deep_tokens)
         incremental = file_ids is not None and store.get_meta("graph_log") != "off"
         mark_hubs(store, store.generation + 1 if incremental else None)
-        for statement in BULK_INDEXES.values():  # a build from scratch dropped them
+        for _, statement in BULK_INDEXES.values():  # a build from scratch dropped them
             store.conn.execute(statement)
         close_graph_log(store, store.generation + 1)
         store.set_meta("generation", str(store.generation + 1))

@@ -272,8 +272,8 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     if fresh:  # a run killed before this point gets them back when the index is next opened
         phase("indexes")
         with store.transaction():
-            for name, statement in BULK_INDEXES.items():
-                if not name.startswith("edges_"):  # resolution writes the edges: see finish.py
+            for table, statement in BULK_INDEXES.values():
+                if table != "edges":  # resolution writes the edges: see finish.py
                     conn.execute(statement)
     if part is not None:
         return report

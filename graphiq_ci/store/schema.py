@@ -157,11 +157,11 @@ CREATE TABLE IF NOT EXISTS cochange (
 BM25_WEIGHTS = ", ".join(str(w) for _, w in FTS_COLUMNS)
 
 
-#: the secondary indexes of the tables an index run fills, by name. A build from scratch drops
-#: them and creates each once after its inserts (one sort) instead of updating every B-tree
-#: per row: sqlalchemy's 57k symbols and 262k references wrote in 1.8 s less (index/run.py);
-#: the edges' come back after resolution and deep edges have written theirs (finish.py).
-#: Every open runs DDL, which creates any of them a killed build left out.
-BULK_INDEXES: dict[str, str] = {
-    m.group(1): m.group(0) for m in re.finditer(
-        r"CREATE INDEX IF NOT EXISTS (\w+) ON (?:symbols|refs|deep_tokens|edges)\b[^;]*", DDL)}
+#: the secondary indexes of the tables an index run fills: name → (table, statement). A build
+#: from scratch drops them and creates each once after its inserts (one sort) instead of
+#: updating every B-tree per row (index/run.py); the edges' come back after resolution and
+#: deep edges have written theirs (finish.py). Every open runs DDL, which creates any of them
+#: a killed build left out.
+BULK_INDEXES: dict[str, tuple[str, str]] = {
+    m.group(1): (m.group(2), m.group(0)) for m in re.finditer(
+        r"CREATE INDEX IF NOT EXISTS (\w+) ON (symbols|refs|deep_tokens|edges)\b[^;]*", DDL)}
