@@ -63,12 +63,11 @@ def test_a_command_builds_its_own_parser_only(tmp_path) -> None:
     import subprocess
     import sys
 
-    probe = ("import atexit, sys\n"
-             "atexit.register(lambda: print(sorted(m for m in sys.modules if m == 'shutil' or "
-             "m.startswith('graphiq_ci.commands.')), file=sys.stderr))\n"
-             "from graphiq_ci.cli import main\n"
-             f"sys.argv = ['graphiq-ci', 'config', '--show', '--repo', {str(tmp_path)!r}]\n"
-             "main()\n")
+    probe = ("import sys\n"
+             "from graphiq_ci.cli import run\n"
+             f"assert run(['config', '--show', '--repo', {str(tmp_path)!r}]) == 0\n"
+             "print(sorted(m for m in sys.modules if m == 'shutil' or "
+             "m.startswith('graphiq_ci.commands.')), file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          cwd=PROJECT_ROOT, timeout=60)
     assert out.returncode == 0, out.stderr

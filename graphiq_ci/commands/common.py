@@ -42,8 +42,8 @@ def guarded(fn: Callable[[], T]) -> T:
         import sqlite3  # loaded by any command that got this far; `--help` never needs it
 
         if not isinstance(exc, (GraphiqError, sqlite3.Error, OSError)) \
-                or os.environ.get("GRAPHIQ_DEBUG"):
-            raise
+                or isinstance(exc, BrokenPipeError) or os.environ.get("GRAPHIQ_DEBUG"):
+            raise  # a reader that left (`| head`) is no failure to explain: see cli.main
         echo(f"graphiq-ci: {one_line(exc)}", err=True)
         raise Exit(2) from None
 
