@@ -11,6 +11,7 @@ from itertools import combinations
 
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.store import Store
+from graphiq_ci.store.graph_log import rebuilding
 
 MAX_SHARERS = 8
 #: a comment naming a symbol links to it only when the name picks out at most this many
@@ -26,14 +27,20 @@ def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int
     them as touched (store/graph_log.py) though none of their edges changed."""
     conn = store.conn
     everything = tokens is None
-    if tokens is None:
-        conn.execute("DELETE FROM edges WHERE meta != ''")
-        tokens = set(conn.execute("SELECT DISTINCT kind, token FROM deep_tokens"))
-    if not tokens:
+    if tokens is not None and not tokens:
         return 0
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
     conn.execute("DELETE FROM wanted")
-    conn.executemany("INSERT INTO wanted VALUES (?, ?)", sorted(tokens))
+    if tokens is None:
+        # Every token, listed by SQLite in the order sorted() gives (bytes of UTF-8 sort as
+        # code points): through Python, 0.2 s of sqlalchemy's build, 0.03 s this way. A build
+        # from scratch has no old deep edges to delete: the scan for them was 0.14 s more.
+        if not rebuilding(store):
+            conn.execute("DELETE FROM edges WHERE meta != ''")
+        conn.execute("INSERT INTO wanted SELECT DISTINCT kind, token FROM deep_tokens "
+                     "ORDER BY kind, token")
+    else:
+        conn.executemany("INSERT INTO wanted VALUES (?, ?)", sorted(tokens))
     rows = _deep_edges(store)
     existing = [] if everything else conn.execute(
         "SELECT e.rowid, e.src_id, e.dst_id, e.kind, e.weight, e.meta FROM edges e "

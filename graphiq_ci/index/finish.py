@@ -38,7 +38,7 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
     from graphiq_ci.index.pairs import declaration_pairs, link_declarations
     from graphiq_ci.index.resolve import resolve
     from graphiq_ci.index.roles import mark_hubs
-    from graphiq_ci.store.graph_log import close_graph_log
+    from graphiq_ci.store.graph_log import close_graph_log, rebuilding
 
     with store.transaction():
         phase("resolve")
@@ -51,7 +51,7 @@ def finish_resolution(store: Store, file_ids: set[int] | None, names: set[str],
         link_declarations(store, pairs)
         phase("deep-edges")
         rebuild_deep_edges(store, deep_tokens)
-        incremental = file_ids is not None and store.get_meta("graph_log") != "off"
+        incremental = file_ids is not None and not rebuilding(store)
         mark_hubs(store, store.generation + 1 if incremental else None)
         for _, statement in BULK_INDEXES.values():  # a build from scratch dropped them
             store.conn.execute(statement)

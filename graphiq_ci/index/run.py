@@ -186,17 +186,14 @@ def _run(store: Store, root: Path, full: bool, config: Config,
     store.notes.clear()  # said once: a store the caller holds is refreshed again
     conn = store.conn
     fresh = full or not conn.execute("SELECT 1 FROM files LIMIT 1").fetchone()
-    if fresh:
-        with store.transaction():  # every symbol is new: logging each would only cost time
-            store.set_meta("graph_log", "off")
-    if full:
+    if fresh:  # one transaction: a log turned off means the old rows are gone (rebuilding)
         with store.transaction():
-            for table in ("files", "symbols", "refs", "edges", "deep_tokens", "symbols_fts",
-                          "files_fts"):
-                conn.execute(f"DELETE FROM {table}")
-    if fresh:  # every row is new: each secondary index is built once, after the inserts
-        with store.transaction():
-            for name in BULK_INDEXES:
+            store.set_meta("graph_log", "off")  # every symbol is new: logging each costs time
+            if full:
+                for table in ("files", "symbols", "refs", "edges", "deep_tokens",
+                              "symbols_fts", "files_fts"):
+                    conn.execute(f"DELETE FROM {table}")
+            for name in BULK_INDEXES:  # each secondary index is built once, after the inserts
                 conn.execute(f"DROP INDEX IF EXISTS {name}")
     unstorable: list[str] = []
     on_disk = [f for f in selected(list_files(root, unstorable), config)

@@ -25,6 +25,14 @@ def close_graph_log(store: Store, generation: int) -> None:
     store.set_meta("graph_log", "on")
 
 
+def rebuilding(store: Store) -> bool:
+    """Whether the generation being written is built from scratch (a first or full index, a
+    merge of shards): every row in it is new, so nothing is logged, and no deep edge of an
+    earlier generation is stored (index/run.py clears the tables in the transaction that
+    turns the log off)."""
+    return store.get_meta("graph_log") == "off"
+
+
 def touched_since(store: Store, generation: int) -> set[int] | None:
     """Ids of the symbols touched after `generation` (deleted ones included), or None when
     the log does not reach back that far. Read it in the transaction that reads the rows."""
