@@ -9,10 +9,16 @@ and exits 2 as well.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
+
+# The hook's shortcut (`run`) parses nothing, so argparse loads in `build_parser`; the name is
+# for the type checker alone (mypy reads any `TYPE_CHECKING` as true), and importing typing
+# for it would cost `--help` what it saves the hook.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 DESCRIPTION = "Turn a repository plus a task or PR description into the code that matters."
 #: the exit status when the reader of the output left early: a shell's for a filter that
@@ -23,6 +29,7 @@ SIGPIPE_STATUS = 141
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of `command` alone when it names one (what a run needs), else of every
     command (the command list, a usage error)."""
+    import argparse
     from importlib import import_module
 
     from graphiq_ci.commands import COMMANDS

@@ -75,6 +75,29 @@ def test_a_command_builds_its_own_parser_only(tmp_path) -> None:
         "['graphiq_ci.commands.common', 'graphiq_ci.commands.config']"
 
 
+def test_the_hook_refresh_loads_no_parser_and_help_no_typing(make_repo) -> None:
+    """`index --hook` runs on every commit and takes `run`'s shortcut: it loads neither
+    argparse nor any command module; `--help` loads argparse but not typing (#14)."""
+    import subprocess
+    import sys
+
+    repo = make_repo({"app.py": "def checkout():\n    return 1\n"})
+    probe = ("import sys\n"
+             "from graphiq_ci.cli import run\n"
+             "assert run(sys.argv[1:]) == 0\n"
+             "print(sorted(m for m in sys.modules if m in ('argparse', 'typing') or "
+             "m.startswith('graphiq_ci.commands')), file=sys.stderr)\n")
+    hook = subprocess.run([sys.executable, "-c", probe, "index", "--hook"], cwd=repo,
+                          capture_output=True, text=True, timeout=60)
+    assert hook.returncode == 0, hook.stderr
+    assert "building the index" in hook.stderr  # it did run: the first hooked commit
+    assert "'argparse'" not in hook.stderr and "graphiq_ci.commands" not in hook.stderr
+    shown = subprocess.run([sys.executable, "-c", probe.replace("== 0", "in (0, 2)"),
+                            "--help"], cwd=repo, capture_output=True, text=True, timeout=60)
+    loaded = shown.stderr.strip().splitlines()[-1]
+    assert "'argparse'" in loaded and "'typing'" not in loaded
+
+
 def test_help_wraps_at_the_width_columns_gives(cli, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "50")
     narrow = cli(["context", "--help"]).stdout
