@@ -7,7 +7,9 @@ this keeps the cost linear in the repository rather than quadratic.
 
 from __future__ import annotations
 
+import sqlite3
 from itertools import combinations
+from pathlib import Path
 
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.store import Store
@@ -18,8 +20,14 @@ MAX_SHARERS = 8
 MAX_COMMENT_TARGETS = 2
 
 
-def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int:
+Row = tuple[int, int, str, float, str]  # src_id, dst_id, kind, weight, the shared token
+
+
+def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None,
+                       computed: list[Row] | None = None) -> int:
     """Recompute the deep edges of the given (kind, token) pairs (None: all). Returns edges made.
+    `computed`: with None, every deep edge as `all_deep_edges` worked them out from the index
+    as it is (in a child process, while this one resolved: finish.History).
 
     For given tokens only the difference is written: a file re-parsed after a one-line edit
     still has nearly every token and every sharer it had, and deleting and inserting those
@@ -29,24 +37,22 @@ def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int
     everything = tokens is None
     if tokens is not None and not tokens:
         return 0
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
-    conn.execute("DELETE FROM wanted")
     if tokens is None:
-        # Every token, listed by SQLite in the order sorted() gives (bytes of UTF-8 sort as
-        # code points): through Python, 0.2 s of sqlalchemy's build, 0.03 s this way. A build
-        # from scratch has no old deep edges to delete: the scan for them was 0.14 s more.
+        # A build from scratch has no old deep edges to delete: the scan for them was 0.14 s
+        # of sqlalchemy's build.
         if not rebuilding(store):
             conn.execute("DELETE FROM edges WHERE meta != ''")
-        conn.execute("INSERT INTO wanted SELECT DISTINCT kind, token FROM deep_tokens "
-                     "ORDER BY kind, token")
+        rows = _all_deep_edges(conn) if computed is None else computed
     else:
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
+        conn.execute("DELETE FROM wanted")
         conn.executemany("INSERT INTO wanted VALUES (?, ?)", sorted(tokens))
-    rows = _deep_edges(store)
+        rows = _deep_edges(conn)
     existing = [] if everything else conn.execute(
         "SELECT e.rowid, e.src_id, e.dst_id, e.kind, e.weight, e.meta FROM edges e "
         "JOIN wanted w ON e.kind = w.kind AND e.meta = w.token").fetchall()
     wanted = set(rows)
-    kept: set[tuple[int, int, str, float, str]] = set()
+    kept: set[Row] = set()
     stale: list[tuple[int]] = []
     for rowid, src, dst, kind, weight, token in existing:
         key = (src, dst, kind, weight, token)
@@ -61,9 +67,29 @@ def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None) -> int
     return len(rows)
 
 
-def _deep_edges(store: Store) -> list[tuple[int, int, str, float, str]]:
+def all_deep_edges(db: Path) -> list[Row]:
+    """Every deep edge of the index at `db`, from what it has committed, through a read-only
+    connection of its own: a full run's child process works them out while the parent
+    resolves, since resolution writes nothing they are made of (deep tokens, symbol names)."""
+    conn = sqlite3.connect(db.as_uri() + "?mode=ro", uri=True)
+    try:
+        return _all_deep_edges(conn)
+    finally:
+        conn.close()
+
+
+def _all_deep_edges(conn: sqlite3.Connection) -> list[Row]:
+    # Every token, listed by SQLite in the order sorted() gives (bytes of UTF-8 sort as code
+    # points): through a Python set and executemany it was 0.2 s of sqlalchemy's build.
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (kind TEXT, token TEXT)")
+    conn.execute("DELETE FROM wanted")
+    conn.execute("INSERT INTO wanted SELECT DISTINCT kind, token FROM deep_tokens "
+                 "ORDER BY kind, token")
+    return _deep_edges(conn)
+
+
+def _deep_edges(conn: sqlite3.Connection) -> list[Row]:
     """The deep edges of the tokens in the temp table `wanted`."""
-    conn = store.conn
     comment = EdgeKind.COMMENT_REF.value
     sharers: dict[tuple[str, str], list[int]] = {}
     # Only the sharers of tokens that can make edges are read: a comment's, and those with at
@@ -78,7 +104,7 @@ def _deep_edges(store: Store) -> list[tuple[int, int, str, float, str]]:
         "ON d.kind = w.kind AND d.token = w.token", (comment, MAX_SHARERS + 1, MAX_SHARERS)
     ):
         sharers.setdefault((kind, token), []).append(sid)
-    rows: list[tuple[int, int, str, float, str]] = []
+    rows: list[Row] = []
     for (kind, token), ids in sharers.items():
         ids = sorted(set(ids))
         if kind == comment:

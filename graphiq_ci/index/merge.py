@@ -108,7 +108,7 @@ def merge_shards(repo: Path, paths: Sequence[Path]) -> MergeReport:
             phase(f"merge {k + 1}")
             _copy(store, shard, [f for f in files if f.shard == k])
         history = start_history(store, root, config, True, head, background=True)
-        finish_resolution(store, None, set(), None)
+        finish_resolution(store, None, set(), None, background=history)
         report = MergeReport(shards=len(shards), files=len(files), notes=warnings)
         report.notes += record_history(store, history)
         report.symbols = store.conn.execute("SELECT count(*) FROM symbols").fetchone()[0]

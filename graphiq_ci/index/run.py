@@ -281,7 +281,7 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         tokens_ = None if (full or pending) else writer.tokens | {
             ("comment_ref", n) for n in writer.names}
         finish_resolution(store, None if everything else writer.file_ids, writer.names,
-                          tokens_, writer.rebound, writer.changed_sources)
+                          tokens_, writer.rebound, writer.changed_sources, history)
     report.notes += record_history(store, history, changed)
     return report
 
