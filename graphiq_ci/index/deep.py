@@ -71,7 +71,7 @@ def all_deep_edges(db: Path) -> list[Row]:
     """Every deep edge of the index at `db`, from what it has committed, through a read-only
     connection of its own: a full run's child process works them out while the parent
     resolves, since resolution writes nothing they are made of (deep tokens, symbol names)."""
-    conn = sqlite3.connect(db.as_uri() + "?mode=ro", uri=True)
+    conn = sqlite3.connect(db.absolute().as_uri() + "?mode=ro", uri=True)
     try:
         return _all_deep_edges(conn)
     finally:
