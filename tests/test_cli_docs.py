@@ -92,8 +92,8 @@ def test_the_hook_refresh_loads_no_parser_and_help_no_typing(make_repo) -> None:
     assert hook.returncode == 0, hook.stderr
     assert "building the index" in hook.stderr  # it did run: the first hooked commit
     assert "'argparse'" not in hook.stderr and "graphiq_ci.commands" not in hook.stderr
-    shown = subprocess.run([sys.executable, "-c", probe.replace("== 0", "in (0, 2)"),
-                            "--help"], cwd=repo, capture_output=True, text=True, timeout=60)
+    shown = subprocess.run([sys.executable, "-c", probe, "--help"], cwd=repo,
+                           capture_output=True, text=True, timeout=60)
     loaded = shown.stderr.strip().splitlines()[-1]
     assert "'argparse'" in loaded and "'typing'" not in loaded
 

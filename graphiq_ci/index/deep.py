@@ -26,8 +26,8 @@ Row = tuple[int, int, str, float, str]  # src_id, dst_id, kind, weight, the shar
 def rebuild_deep_edges(store: Store, tokens: set[tuple[str, str]] | None,
                        computed: list[Row] | None = None) -> int:
     """Recompute the deep edges of the given (kind, token) pairs (None: all). Returns edges made.
-    `computed`: with None, every deep edge as `all_deep_edges` worked them out from the index
-    as it is (in a child process, while this one resolved: finish.History).
+    `computed`: with `tokens` None, every deep edge as `all_deep_edges` worked them out from
+    the index as it is (in a child process, while this one resolved: finish.History).
 
     For given tokens only the difference is written: a file re-parsed after a one-line edit
     still has nearly every token and every sharer it had, and deleting and inserting those

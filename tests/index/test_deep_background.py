@@ -24,15 +24,17 @@ _FILES = {
 }
 
 _PARENT: list[int] = []  # the test's own pid
-_RAN_IN: list[str] = []  # where all_deep_edges ran, as the child's file tells
+_MARKS: list[Path] = []  # the folder where _recording leaves one file per computing process
 _ALL_DEEP_EDGES = deep.all_deep_edges
+_COMPUTE = deep._all_deep_edges
 
 
-def _recording(db: Path) -> list[deep.Row]:
-    """all_deep_edges, leaving a file named after the process it ran in. Module level: the
-    pool pickles it by name."""
-    (db.parent / f"deep-ran-in-{os.getpid()}").touch()
-    return _ALL_DEEP_EDGES(db)
+def _recording(conn: sqlite3.Connection) -> list[deep.Row]:
+    """The computation of every deep edge (the child's, or the parent's when it redoes it),
+    leaving a file named after the process it ran in: a child's result thrown away would show
+    as a second file, the parent's. Module level: a forked child finds it by name."""
+    (_MARKS[0] / f"computed-in-{os.getpid()}").touch()
+    return _COMPUTE(conn)
 
 
 def _dying_in_the_child(db: Path) -> list[deep.Row]:
@@ -42,7 +44,10 @@ def _dying_in_the_child(db: Path) -> list[deep.Row]:
     return _ALL_DEEP_EDGES(db)
 
 
-def _deep_rows(repo: Path) -> tuple[Counter[tuple[str, str, str, str]], Counter[tuple[str, ...]]]:
+Edges = Counter[tuple[str, str, str, str]]  # (source, target, kind, token), counted
+
+
+def _deep_rows(repo: Path) -> tuple[Edges, Edges]:
     """The stored deep edges (by qualified names, counted) and those worked out afresh from
     the stored deep tokens in this process."""
     conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
@@ -52,19 +57,23 @@ def _deep_rows(repo: Path) -> tuple[Counter[tuple[str, str, str, str]], Counter[
         stored = Counter((name[a], name[b], kind, meta) for a, b, kind, meta in conn.execute(
             "SELECT src_id, dst_id, kind, meta FROM edges") if kind in kinds)
         fresh = Counter((name[a], name[b], kind, meta)
-                        for a, b, kind, _, meta in deep._all_deep_edges(conn))
+                        for a, b, kind, _, meta in _COMPUTE(conn))
         return stored, fresh
     finally:
         conn.close()
 
 
 def test_a_full_run_takes_its_deep_edges_from_a_child(
-        make_repo: Callable[..., Path], monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        make_repo: Callable[..., Path], tmp_path: Path,
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
     repo = make_repo(_FILES)
-    monkeypatch.setattr(deep, "all_deep_edges", _recording)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    _MARKS[:] = [marks]
+    monkeypatch.setattr(deep, "_all_deep_edges", _recording)
     run_index(repo, full=True)
-    ran_in = {int(p.name.rsplit("-", 1)[1]) for p in (repo / ".graphiq").glob("deep-ran-in-*")}
-    assert len(ran_in) == 1 and os.getpid() not in ran_in  # one child, not this process
+    ran_in = {int(p.name.rsplit("-", 1)[1]) for p in marks.iterdir()}
+    assert len(ran_in) == 1 and os.getpid() not in ran_in  # a child's, used: no parent redo
     stored, fresh = _deep_rows(repo)
     assert stored == fresh
     assert {kind for _, _, kind, _ in stored} >= {"shares_constant", "shares_data_shape"}
