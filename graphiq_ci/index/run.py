@@ -7,7 +7,6 @@ committed; a `pending` flag in `meta` makes the next run finish the resolution i
 
 from __future__ import annotations
 
-import gc
 import os
 import sqlite3
 import subprocess
@@ -105,20 +104,12 @@ def _parse_all(root: Path, stats: list[FileStat], max_size: int, indexed: dict[s
             if progress:
                 progress(i + 1, len(args))
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from graphiq_ci.index.parse_pool import parse_in_pool
 
-    with ProcessPoolExecutor(max_workers=workers, initializer=gc.enable) as pool:
-        chunk = max(1, min(32, len(args) // (workers * 4)))
-        for i, rec in enumerate(pool.map(_parse_star, args, chunksize=chunk)):
-            yield rec
-            if progress:
-                progress(i + 1, len(args))
-
-
-def _parse_star(a: tuple[str, str, int, int, int, str]) -> FileRecord:
-    from graphiq_ci.index.parse import parse_file
-
-    return parse_file(*a)
+    for i, rec in enumerate(parse_in_pool(args, workers)):
+        yield rec
+        if progress:
+            progress(i + 1, len(args))
 
 
 def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
