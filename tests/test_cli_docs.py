@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from tests.conftest import PROJECT_ROOT, subcommands
 
@@ -96,6 +97,33 @@ def test_the_hook_refresh_loads_no_parser_and_help_no_typing(make_repo) -> None:
                            capture_output=True, text=True, timeout=60)
     loaded = shown.stderr.strip().splitlines()[-1]
     assert "'argparse'" in loaded and "'typing'" not in loaded
+
+
+def test_a_no_change_hook_refresh_loads_no_writer(make_repo) -> None:
+    """The hook's refresh when nothing changed (most commits) neither imports the writer nor
+    the extraction's fact types; the next edit still gets them and is indexed (#14)."""
+    import subprocess
+    import sys
+
+    repo = make_repo({"app.py": "def checkout():\n    return 1\n"})
+    probe = ("import sys\n"
+             "from graphiq_ci.cli import run\n"
+             "assert run(['index', '--hook']) == 0\n"
+             "print(sorted(m for m in sys.modules if m in ('graphiq_ci.index.writer', "
+             "'graphiq_ci.model')), file=sys.stderr)\n")
+
+    def hook() -> str:
+        done = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.strip().splitlines()[-1]
+
+    assert hook() == "['graphiq_ci.index.writer', 'graphiq_ci.model']"  # the first: a build
+    assert hook() == "[]"
+    (repo / "app.py").write_text("def checkout():\n    return 2\n\n\ndef refund():\n    pass\n")
+    assert hook() == "['graphiq_ci.index.writer', 'graphiq_ci.model']"
+    db = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    assert {n for (n,) in db.execute("SELECT name FROM symbols")} >= {"checkout", "refund"}
 
 
 def test_help_wraps_at_the_width_columns_gives(cli, monkeypatch) -> None:

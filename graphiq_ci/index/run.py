@@ -20,7 +20,6 @@ from graphiq_ci.config import Config, load_config
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.finish import finish_resolution, record_history, start_history
 from graphiq_ci.index.walk import FileStat, clean_git_env, list_files
-from graphiq_ci.index.writer import Writer
 from graphiq_ci.paths import as_text
 from graphiq_ci.phases import phase
 from graphiq_ci.store import Store, open_store
@@ -201,7 +200,13 @@ def _run(store: Store, root: Path, full: bool, config: Config,
             f"(such as {as_text(unstorable[0])!r})")
     pending = store.get_meta("pending") == "1"
 
-    writer = Writer(store)
+    # A no-change refresh (most commits' hook) has nothing to write or resolve, and skips the
+    # writer's imports (the extraction's fact types with it); whatever below uses `writer`
+    # runs only when files are parsed or gone, a resolution is pending, or the build is fresh.
+    if todo or gone or pending or fresh:
+        from graphiq_ci.index.writer import Writer
+
+        writer = Writer(store)
     batch: list[FileRecord] = []
 
     batches = 0
