@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from graphiq_ci.index.parse import FileRecord, parse_file
-from graphiq_ci.lang.registry import detect_language
+from graphiq_ci.lang.registry import detect_language, plugin_for
 
 #: what a worker is given for one file: parse_file's arguments
 ParseArgs = tuple[str, str, int, int, int, str]
@@ -30,11 +30,12 @@ def chunk_size(files: int, workers: int) -> int:
 
 def language_chunks(paths: list[str], size: int) -> list[list[int]]:
     """Positions in `paths`, cut into chunks of at most `size`, in order; except that the
-    files of a language with at most `size` files are one chunk, placed where its first file
-    is (early, so its records are not held back long). A path of no known language is
-    chunked in order, as is a language too large for one chunk: its compile is paid by both
-    workers anyway, and they share the bulk of the work."""
-    languages = [detect_language(p) for p in paths]
+    files of a parsed language with at most `size` files are one chunk, placed where its
+    first file is (early, so its records are not held back long). Files with no query to
+    compile (text, an unknown extension) are chunked in order, as is a language too large for
+    one chunk: its compile is paid by both workers anyway, and they share the bulk of the
+    work."""
+    languages = [_parsed_language(p) for p in paths]
     counts = Counter(languages)
     chunks: list[list[int]] = []
     own: dict[str, list[int]] = {}  # a small language → its chunk
@@ -53,6 +54,12 @@ def language_chunks(paths: list[str], size: int) -> list[list[int]]:
     if current:
         chunks.append(current)
     return chunks
+
+
+def _parsed_language(path: str) -> str | None:
+    """The language of `path` by its name, when it has a grammar (a query to compile)."""
+    language = detect_language(path)
+    return language if language is not None and plugin_for(language).grammar else None
 
 
 def parse_in_pool(args: list[ParseArgs], workers: int) -> Iterator[FileRecord]:

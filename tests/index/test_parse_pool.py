@@ -14,11 +14,11 @@ from graphiq_ci.index.walk import list_files
 
 
 def _paths() -> list[str]:
-    """60 Python modules with three JavaScript files, two Go files and a file of no language
-    among them, in path order."""
+    """60 Python modules with three JavaScript files, two Go files, two Markdown files and a
+    file of no language among them, in path order."""
     return sorted([f"pkg/mod_{i:02d}.py" for i in range(60)] + [
         "pkg/mod_05a.js", "pkg/mod_29a.go", "pkg/mod_29b.js", "pkg/mod_48a.go",
-        "pkg/mod_48b.js", "pkg/mod_48c.unknownext"])
+        "pkg/mod_48b.js", "pkg/mod_48c.unknownext", "pkg/mod_10a.md", "pkg/mod_40a.md"])
 
 
 def test_a_small_language_is_one_chunk_placed_where_its_first_file_is() -> None:
@@ -36,7 +36,8 @@ def test_a_small_language_is_one_chunk_placed_where_its_first_file_is() -> None:
     js = chunks.index(by_language[".js"][0])
     after = next(k for k, c in enumerate(chunks) if paths.index("pkg/mod_06.py") in c)
     assert js < after
-    # the rest, the file of no language included, in path order, at most 8 a chunk
+    # the rest, text and the file of no language included (no query to compile), in path
+    # order, at most 8 a chunk
     rest = [c for c in chunks if c not in by_language[".js"] + by_language[".go"]]
     assert all(len(c) <= 8 for c in rest)
     assert [i for c in rest for i in c] == sorted(i for c in rest for i in c)
@@ -55,6 +56,8 @@ def test_a_pooled_run_stores_files_in_path_order(make_repo: Callable[..., Path])
         elif path.endswith(".js"):
             files[path] = f"function widget{n}(a) {{\n  return a * {n};\n}}\n"
             functions.add(f"widget{n}")
+        elif path.endswith(".md"):
+            files[path] = f"# Notes {n}\n"
         elif path.endswith(".go"):
             files[path] = f"package pkg\n\nfunc Helper{n}(a int) int {{\n\treturn a + {n}\n}}\n"
             functions.add(f"Helper{n}")
