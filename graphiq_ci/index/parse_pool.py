@@ -4,8 +4,9 @@ Each worker compiles a language's query the first time it meets one of its files
 compile is costly: TypeScript's and TSX's queries take ~150 ms each, JavaScript's ~60 ms.
 Chunks cut from the list in path order scatter a language with a few files (zod's 29 `.tsx`
 files and 7 `.js` files among 450 `.ts`) over both workers, so both pay its compile. Here the
-files of a language that fits in one chunk form that chunk, and only one worker compiles it;
-the records still come back in the order of the list, which is the order the writer stores
+files of a parsed language that fits in one chunk form that chunk, and only one worker
+compiles its query (text files have none to compile and stay in path order); the records
+still come back in the order of the list, which is the order the writer stores
 files in (and the order a merge of shards reproduces), so the index is the same.
 """
 
