@@ -8,10 +8,9 @@ wrong type become one `GraphiqError` naming the key path ("budgets.max_nodes").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphiq_ci.errors import GraphiqError
 
@@ -19,8 +18,7 @@ CONFIG_FILENAME = ".graphiq.yml"
 MIB = 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Budgets:
+class Budgets(NamedTuple):
     """How much context one answer may hold: graph nodes, rendered tokens, walk depth."""
 
     max_nodes: int = 24
@@ -31,8 +29,7 @@ class Budgets:
     change_tokens: int = 8000
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """The effective configuration; every field has a default so a missing file is valid."""
 
     trunk: str | None = None
@@ -40,9 +37,9 @@ class Config:
     exclude: tuple[str, ...] = ()
     languages: tuple[str, ...] | None = None  # None: every language graphiq-ci knows
     max_file_size: int = MIB
-    budgets: Budgets = field(default_factory=Budgets)
-    templates: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    weights: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    budgets: Budgets = Budgets()
+    templates: Mapping[str, str] = MappingProxyType({})  # read-only: one default is shared
+    weights: Mapping[str, float] = MappingProxyType({})
     cochange_commits: int = 500
 
     def as_dict(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class Kind(str, Enum):
@@ -89,8 +90,7 @@ STRUCTURAL_EDGES = frozenset(
 DEEP_EDGES = frozenset(EdgeKind) - STRUCTURAL_EDGES
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(NamedTuple):
     """One definition. `parent` is the enclosing symbol's qualified name (lexical nesting only)."""
 
     name: str
@@ -109,8 +109,7 @@ class Symbol:
     arity: str = ""  # parameters of a callable: "2", "1+" (a trailing varargs); "": not known
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     """A use of a name inside `scope` (qualified name of the enclosing symbol, "" = file level).
 
     For imports `name` is the imported module or path as written and `alias` the names bound;
@@ -131,8 +130,7 @@ class Reference:
     arity: int = -1  # a call's argument count (-1: not known)
 
 
-@dataclass(frozen=True)
-class DeepToken:
+class DeepToken(NamedTuple):
     """A token a symbol exposes to the deep graph (a type in its signature, a field it reads…)."""
 
     scope: str

@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,7 +92,7 @@ def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
     config, notes = ws.config()
     opts = options or Options(max_nodes=config.budgets.max_nodes, depth=config.budgets.depth)
     if config.weights and not opts.weights:
-        opts = replace(opts, weights=tuple(config.weights.items()))
+        opts = opts._replace(weights=tuple(config.weights.items()))
     task = task[:MAX_TASK_CHARS]
     branch_facts = _started(branch_of, root, base, config.trunk)
     if opts.refresh:

@@ -8,8 +8,9 @@ budgets → edge recovery. The symbols list leads with the best code units, neig
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from graphiq_ci.context.candidates import Candidates, collect
 from graphiq_ci.context.code import code_units
@@ -37,8 +38,7 @@ LEAD_UNITS = 0.75
 LIST_UNITS = 60
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """Budgets and weight overrides of one `context` call (CLI options, `.graphiq.yml`)."""
 
     max_nodes: int = 24

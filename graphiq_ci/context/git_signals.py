@@ -12,8 +12,8 @@ import math
 import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from graphiq_ci.search import Boosts, GraphIndex
 from graphiq_ci.store import Store
@@ -72,8 +72,7 @@ EVIDENCE_LIFT = 1.5
 EVIDENCE_LIMIT = 8
 
 
-@dataclass(frozen=True)
-class CoChanged:
+class CoChanged(NamedTuple):
     """An unchanged file that usually changes with a changed one, with the evidence."""
 
     path: str  # changes with `partner`, which this branch changed
@@ -109,8 +108,7 @@ def cochange_evidence(store: Store, changed: set[str], limit: int = EVIDENCE_LIM
 WRITTEN_MIN = 2
 
 
-@dataclass(frozen=True)
-class WrittenWith:
+class WrittenWith(NamedTuple):
     """A file edited in `together` of the `commits` that last wrote the changed definitions'
     lines (commits of at most `vcs.blame.MAX_FILES` files)."""
 

@@ -7,7 +7,7 @@ stripped first so "https://github.com/org/repo/pull/12" does not become the word
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.text import STOPWORDS, split_identifier
 
@@ -31,8 +31,7 @@ _PATH = re.compile(
 _IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:(?:\.|::|#)(?:[^\W\d]|\$)[\w$]*)*")
 
 
-@dataclass(frozen=True)
-class TaskTerms:
+class TaskTerms(NamedTuple):
     """What a task text asks about, split by how each part is searched for."""
 
     text: str  # the cleaned text the search pipeline sees

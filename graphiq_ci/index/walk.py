@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from graphiq_ci.paths import storable
 from graphiq_ci.store import INDEX_DIR
@@ -18,8 +17,7 @@ if TYPE_CHECKING:  # ~15 ms to import: only a directory that is not a git work t
 _ALWAYS_SKIP_DIRS = frozenset({".git", INDEX_DIR, ".hg", ".svn", "node_modules", "__pycache__"})
 
 
-@dataclass(frozen=True)
-class FileStat:
+class FileStat(NamedTuple):
     """A file on disk; its (mtime_ns, size) against the index decides whether it is read."""
 
     path: str  # repo-relative, forward slashes

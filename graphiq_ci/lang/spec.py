@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ImportCandidates = Callable[[str, str], list[str]]
 
@@ -12,8 +12,7 @@ def no_candidates(spec: str, from_path: str) -> list[str]:
     return []
 
 
-@dataclass(frozen=True)
-class LanguageSpec:
+class LanguageSpec(NamedTuple):
     """A language: how to recognise its files, which grammar and query extract its symbols.
 
     `grammar` is a tree-sitter-language-pack name; None means file-level tracking only.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 
 from graphiq_ci.context.affected import Affected, AffectedFile
 from graphiq_ci.context.relations import named_after_phrase
@@ -56,8 +55,8 @@ def affected_json(found: Affected) -> str:
         "changed": [{"qualified": p.qualified, "file": p.file, "line": p.line}
                     for p in found.changed],
         "files": [{"path": f.path, "changed": f.changed, "named_after": f.named_after or None,
-                   "cochanged": asdict(f.cochanged) if f.cochanged else None,
-                   "written_with": asdict(f.written_with) if f.written_with else None, "cases": [
+                   "cochanged": f.cochanged._asdict() if f.cochanged else None,
+                   "written_with": f.written_with._asdict() if f.written_with else None, "cases": [
             {"id": t.case_id, "qualified": t.place.qualified, "line": t.place.line,
              "via": list(t.via)} for t in f.cases]} for f in found.files],
         "weaker": [f.path for f in found.weaker],

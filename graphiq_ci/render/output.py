@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphiq_ci.context.model import Context, Snippet
 from graphiq_ci.errors import GraphiqError
@@ -50,8 +50,7 @@ MAX_TEMPLATE_OUTPUT = 2_000_000
 Renders = Callable[[dict[str, Any]], str]
 
 
-@dataclass(frozen=True)
-class Rendered:
+class Rendered(NamedTuple):
     """The text and exactly the code blocks in it, counted as the budget counts."""
 
     text: str

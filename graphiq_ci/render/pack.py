@@ -272,8 +272,7 @@ class _Packer:
                     f.show(gap)
 
 
-@dataclass(frozen=True)
-class _Piece:
+class _Piece(NamedTuple):
     """What the greedy pass orders: a whole unit, or a big unit's core (signature and matching
     lines) and then the rest of it, each worth its share of the unit's score."""
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.text import split_identifier
@@ -16,8 +16,7 @@ _SCOPE = re.compile(r"::|#|\.")
 _JOINERS = re.compile(r"[_\-.]")
 
 
-@dataclass(frozen=True)
-class NameMatch:
+class NameMatch(NamedTuple):
     """How a symbol's name matches the query, best quality first in the ranking."""
 
     quality: str  # exact | prefix | abbreviation | subsequence | typo

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.search.graph_cache import load_graph
@@ -17,8 +17,7 @@ from graphiq_ci.store import Store
 LOCK_BONUS = 1_000_000.0
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """One ranked symbol, with the features that put it there."""
 
     id: int
@@ -30,11 +29,10 @@ class Hit:
     end_line: int
     score: float
     sources: tuple[str, ...]
-    features: dict[str, float] = field(default_factory=dict)
+    features: dict[str, float]
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     """The ranked hits with the parsed query, which says how they were ranked."""
 
     query: Query

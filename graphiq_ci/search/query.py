@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.search.families import classify
 from graphiq_ci.search.weights import POLICIES, Family, Policy
@@ -18,8 +18,7 @@ _DOCS_WORDS = frozenset({"doc", "docs", "documentation", "example", "examples", 
                          "tutorials", "sample", "samples", "demo", "demos"})
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """A query parsed once: its family picks the policy every scorer reads."""
 
     text: str

@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Family(str, Enum):
@@ -21,8 +21,7 @@ class Family(str, Enum):
     RELATIONSHIP = "Relationship"
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     """What a family lets downstream signals do (GraphIQ: permission boundaries, not intent)."""
 
     bm25_w: float

@@ -8,8 +8,8 @@ labelled by where its change lives.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.paths import storable
@@ -34,8 +34,7 @@ class ChangeOrigin(str, Enum):
     UNTRACKED = "untracked"
 
 
-@dataclass(frozen=True)
-class FileChange:
+class FileChange(NamedTuple):
     """One file the branch changed, with where each part of its change lives."""
 
     path: str  # repo-relative, '/'-separated; the new path for renames
@@ -44,8 +43,7 @@ class FileChange:
     old_path: str | None = None  # set for renames only
 
 
-@dataclass(frozen=True)
-class BranchDiff:
+class BranchDiff(NamedTuple):
     """Files changed on this branch, plus how the comparison was made.
 
     `base_commit` is what the work tree was compared with: the merge base, the

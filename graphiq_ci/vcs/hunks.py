@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.vcs.diff import untracked_files
 from graphiq_ci.vcs.repo import Repo, git_text, open_repo, work_tree
 
 
-@dataclass(frozen=True)
-class Hunk:
+class Hunk(NamedTuple):
     """One run of changed lines; `*_start` are 1-based line numbers.
 
     A pure insertion has old_count 0 and old_start = the old line it follows;

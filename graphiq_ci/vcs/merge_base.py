@@ -9,7 +9,7 @@ comparing with the base commit itself (two-dot) when that fails.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.vcs.repo import REMOTE, Repo, has_remote, is_shallow, resolve_commit, run_git
 
@@ -19,8 +19,7 @@ DEEPEN_STEPS = (50, 200, 1000)
 FETCH_DEPTH = 50
 
 
-@dataclass(frozen=True)
-class ForkPoint:
+class ForkPoint(NamedTuple):
     """What the work tree is compared with, and how that was decided."""
 
     ref: str

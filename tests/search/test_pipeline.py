@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections import Counter
@@ -98,7 +97,7 @@ def test_top_limits_the_number_of_hits(shop: Indexed) -> None:
 
 # ------------------------------------------------------------------ --explain
 
-_POLICY_FIELDS = {f.name for f in dataclasses.fields(Policy)}
+_POLICY_FIELDS = set(Policy._fields)
 #: pipeline-level bonuses (pipeline.LOCK_BONUS), and the neutral kind factor
 _PIPELINE = {"confidence_lock", "exact_promotion", "kind_other"}
 
