@@ -24,7 +24,6 @@ import argparse
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ def gold_first(units: list[CodeUnit], gold: list[dict[str, Any]]) -> list[CodeUn
                    for g in gold)
 
     top = max((u.score for u in units), default=1.0)
-    lifted = [replace(u, score=u.score + 10 * top) if is_gold(u) else u for u in units]
+    lifted = [u.with_score(u.score + 10 * top) if is_gold(u) else u for u in units]
     return sorted(lifted, key=lambda u: -u.score)
 
 

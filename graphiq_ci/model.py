@@ -6,7 +6,6 @@ Language plugins emit `ParsedFile`s; the indexer resolves their references into 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
@@ -138,13 +137,21 @@ class DeepToken(NamedTuple):
     token: str
 
 
-@dataclass
 class ParsedFile:
-    """Everything a plugin extracts from one file."""
+    """Everything a plugin extracts from one file (filled in as the extractor reads it)."""
 
-    path: str
-    language: str
-    symbols: list[Symbol] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    deep_tokens: list[DeepToken] = field(default_factory=list)
-    error: str = ""  # non-fatal: e.g. "syntax errors at lines 3, 9"
+    def __init__(self, path: str, language: str, error: str = "") -> None:
+        self.path = path
+        self.language = language
+        self.symbols: list[Symbol] = []
+        self.references: list[Reference] = []
+        self.deep_tokens: list[DeepToken] = []
+        self.error = error  # non-fatal: e.g. "syntax errors at lines 3, 9"
+
+    def __eq__(self, other: object) -> bool:
+        """The same facts (two extractions of one file, whole query and narrowed, compare)."""
+        return isinstance(other, ParsedFile) and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return (f"ParsedFile({self.path!r}, {len(self.symbols)} symbols, "
+                f"{len(self.references)} references, error={self.error!r})")

@@ -8,7 +8,6 @@ budgets → edge recovery. The symbols list leads with the best code units, neig
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -183,7 +182,7 @@ def by_likelihood(code: CodeCandidates, files: list[ContextFile],
         used = sum(s in text for s in stems) / max(1, len(stems))
         return u.score * math.exp(used) * share.get(u.file, 0.0)
 
-    return sorted((replace(u, score=likelihood(u)) for u in code.units[:LIST_UNITS]),
+    return sorted((u.with_score(likelihood(u)) for u in code.units[:LIST_UNITS]),
                   key=lambda u: (-u.score, u.file, u.line))
 
 
@@ -224,5 +223,5 @@ def lead_with_code(g: GraphIndex, units: list[CodeUnit], copies: frozenset[int],
     for s in neighbours:
         pos = g.pos_of_id.get(s.id)
         if pos is not None and s.id not in copies and kept.add(pos):
-            lead.append(replace(s, role="test" if s.role == "test" else "related"))
+            lead.append(s._replace(role="test" if s.role == "test" else "related"))
     return lead

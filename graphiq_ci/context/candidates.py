@@ -7,7 +7,6 @@ and stem variants with a brevity bonus; CamelCase-boundary matches; compound-ter
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from graphiq_ci.context.terms import TaskTerms
 from graphiq_ci.search import GraphIndex, SearchResult
@@ -21,14 +20,14 @@ MAX_BOUNDARY = 60
 OTHER_OWNER = 0.5
 
 
-@dataclass
 class Candidates:
     """The symbols each channel (search hits, named symbols, mentions) put forward, with
     their best score and every reason given for them."""
 
-    score: dict[int, float] = field(default_factory=dict)  # graph position → best score
-    reasons: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    exact: set[int] = field(default_factory=set)  # named exactly by the task
+    def __init__(self) -> None:
+        self.score: dict[int, float] = {}  # graph position → best score
+        self.reasons: dict[int, list[str]] = defaultdict(list)
+        self.exact: set[int] = set()  # named exactly by the task
 
     def offer(self, i: int, score: float, reason: str) -> None:
         if score > self.score.get(i, 0.0):

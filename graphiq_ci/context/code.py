@@ -28,7 +28,6 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from itertools import chain, starmap
 from pathlib import Path
 from typing import NamedTuple
@@ -193,7 +192,7 @@ def _lift_linked(g: GraphIndex, units: list[CodeUnit]) -> list[CodeUnit]:
     tail = []
     for u in units[LINK_BELOW:]:
         if u.symbol_id and g.pos_of_id.get(u.symbol_id) in linked:
-            u = replace(u, score=max(u.score, min(u.score * LINK_LIFT, ceiling)))
+            u = u.with_score(max(u.score, min(u.score * LINK_LIFT, ceiling)))
         tail.append(u)
     tail.sort(key=lambda u: (-u.score, u.file, u.line))
     return units[:LINK_BELOW] + tail

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.search import GraphIndex
@@ -24,8 +24,7 @@ _HIERARCHY = frozenset(
 _TYPES = frozenset({"class", "interface", "struct", "trait", "enum"})
 
 
-@dataclass
-class Budget:
+class Budget(NamedTuple):
     """How many symbols the BFS may keep: in all, per file, and tests."""
 
     max_nodes: int

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from graphiq_ci.context.candidates import Candidates
 from graphiq_ci.context.model import DATA_KINDS
@@ -55,12 +54,12 @@ RARE_TERM_FILES = 3
 SCOPE_PATHS = 60
 
 
-@dataclass
 class FileScores:
     """Each file's score and the features it is the sum of (what `--explain` prints)."""
 
-    score: dict[str, float] = field(default_factory=dict)
-    features: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
+    def __init__(self) -> None:
+        self.score: dict[str, float] = {}
+        self.features: dict[str, dict[str, float]] = defaultdict(dict)
 
 
 def rank_files(store: Store, g: GraphIndex, terms: TaskTerms, query_terms: list[str],

@@ -1,17 +1,21 @@
-"""The context a task gets: ranked files and symbols, the kept subgraph, code to show, stats."""
+"""The context a task gets: ranked files and symbols, the kept subgraph, code to show, stats.
+
+Records are NamedTuples, and the few that are filled in step by step (a `Context`, a ranked
+`ContextFile`, a `CodeUnit` gaining reasons) plain classes: every `context` call imports these,
+and creating them as dataclasses (generated code, compiled at import) plus importing
+`dataclasses` itself was about a seventh of a warm call on zod (#14).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: kinds of data members (fields, constants, variables, imports): shown with their container,
 #: and weaker evidence than a type or function of the same name
 DATA_KINDS = frozenset({"field", "constant", "variable", "import"})
 
 
-@dataclass
-class ChangedFile:
+class ChangedFile(NamedTuple):
     """A path the branch changed, with its +/- line counts (PR mode's changed-files list)."""
 
     path: str
@@ -20,8 +24,7 @@ class ChangedFile:
     deleted: int | None
 
 
-@dataclass
-class CallSite:
+class CallSite(NamedTuple):
     """Where a changed symbol is called: the caller and the call's line."""
 
     caller: str  # qualified name
@@ -31,8 +34,7 @@ class CallSite:
     possible: bool = False  # an unresolved call of its name that may dispatch to it
 
 
-@dataclass
-class SymbolChange:
+class SymbolChange(NamedTuple):
     """A changed symbol as the PR comment reports it: its callers, and whether its signature
     changed (then the callers the branch left alone are a warning)."""
 
@@ -48,8 +50,7 @@ class SymbolChange:
         return [c for c in self.call_sites if not c.updated] if self.signature_changed else []
 
 
-@dataclass
-class ContextSymbol:
+class ContextSymbol(NamedTuple):
     """A symbol of the answer, with why it is there and its role in it."""
 
     id: int
@@ -65,20 +66,24 @@ class ContextSymbol:
     signature: str = ""
 
 
-@dataclass
 class ContextFile:
-    """A ranked file, with its score and the evidence for it."""
+    """A ranked file, with its score and the evidence for it (the words come later:
+    `builder._explain_files`)."""
 
-    path: str
-    score: float
-    reasons: list[str]  # the score's arithmetic, by feature name (what --explain prints)
-    why: list[str] = field(default_factory=list)  # the other evidence, in words
-    matched: list[str] = field(default_factory=list)  # task words its text uses
-    defines: list[str] = field(default_factory=list)  # its best definitions for the task
+    def __init__(self, path: str, score: float, reasons: list[str]) -> None:
+        self.path = path
+        self.score = score
+        self.reasons = reasons  # the score's arithmetic, by feature name (what --explain prints)
+        self.why: list[str] = []  # the other evidence, in words
+        self.matched: list[str] = []  # task words its text uses
+        self.defines: list[str] = []  # its best definitions for the task
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": self.path, "score": self.score, "reasons": self.reasons,
+                "why": self.why, "matched": self.matched, "defines": self.defines}
 
 
-@dataclass
-class Snippet:
+class Snippet(NamedTuple):
     """Code as rendered: one block per file, `…` lines where lines are left out."""
 
     symbol_id: int  # 0 when the block holds several definitions
@@ -87,30 +92,46 @@ class Snippet:
     end_line: int
     language: str
     code: str
-    shortened: bool = False
-    ranges: str = ""  # the lines shown, e.g. "12-40, 88-95"
-    symbols: list[str] = field(default_factory=list)  # the definitions it shows
+    shortened: bool
+    ranges: str  # the lines shown, e.g. "12-40, 88-95"
+    symbols: list[str]  # the definitions it shows
 
 
-@dataclass
 class CodeUnit:
-    """One candidate piece of code: a definition's lines (a container's own lines only)."""
+    """One candidate piece of code: a definition's lines (a container's own lines only).
 
-    file: str
-    name: str
-    qualified: str
-    kind: str
-    line: int
-    end_line: int
-    runs: list[tuple[int, int]]  # the lines it shows, as inclusive 1-based runs
-    score: float
-    symbol_id: int = 0  # 0: the lines outside every definition
-    reasons: list[str] = field(default_factory=list)
-    focus: tuple[int, ...] = ()  # lines to show first when it is shortened (what a PR changed)
+    A plain class: hundreds are built per query, and the copies that keep a unit with the
+    same code in another file add to the kept unit's `reasons`."""
+
+    __slots__ = ("end_line", "file", "focus", "kind", "line", "name", "qualified", "reasons",
+                 "runs", "score", "symbol_id")
+
+    def __init__(self, file: str, name: str, qualified: str, kind: str, line: int,
+                 end_line: int, runs: list[tuple[int, int]], score: float, symbol_id: int = 0,
+                 reasons: list[str] | None = None, focus: tuple[int, ...] = ()) -> None:
+        self.file = file
+        self.name = name
+        self.qualified = qualified
+        self.kind = kind
+        self.line = line
+        self.end_line = end_line
+        self.runs = runs  # the lines it shows, as inclusive 1-based runs
+        self.score = score
+        self.symbol_id = symbol_id  # 0: the lines outside every definition
+        self.reasons = [] if reasons is None else reasons
+        self.focus = focus  # lines to show first when it is shortened (what a PR changed)
+
+    def with_score(self, score: float) -> CodeUnit:
+        """This unit scored `score` (its reasons are the same list)."""
+        return CodeUnit(self.file, self.name, self.qualified, self.kind, self.line,
+                        self.end_line, self.runs, score, self.symbol_id, self.reasons,
+                        self.focus)
+
+    def __repr__(self) -> str:
+        return f"CodeUnit({self.qualified!r} {self.file}:{self.line}, score={self.score:.4g})"
 
 
-@dataclass
-class CodeCandidates:
+class CodeCandidates(NamedTuple):
     """The code units a render may show, best first, with the sources they point into."""
 
     units: list[CodeUnit]  # best first
@@ -120,28 +141,40 @@ class CodeCandidates:
     copies: frozenset[int] = frozenset()
 
 
-@dataclass
 class Context:
-    """Everything one `context` call found: what every format renders from."""
+    """Everything one `context` call found: what every format renders from. The builder and
+    PR mode fill it in step by step; every list and mapping starts empty unless given."""
 
-    query: str
-    family: str
-    entry_points: list[int] = field(default_factory=list)
-    files: list[ContextFile] = field(default_factory=list)
-    symbols: list[ContextSymbol] = field(default_factory=list)
-    edges: list[tuple[int, int, str]] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
-    #: PR mode: named groups of symbol ids ("changed", "impact", "tests") and co-changed files
-    sections: dict[str, list[int]] = field(default_factory=dict)
-    cochanged: list[ContextFile] = field(default_factory=list)
-    #: PR mode: test files named after a changed file or definition (`test_parse.py`)
-    named_tests: list[ContextFile] = field(default_factory=list)
-    #: PR mode: for a test reaching the change through calls, the chain (test first)
-    test_chains: dict[int, list[str]] = field(default_factory=dict)
-    #: PR mode: every file the branch changed, code or not, with its line counts
-    changed_files: list[ChangedFile] = field(default_factory=list)
-    #: PR mode: per changed symbol, its signature change, callers and call sites
-    changes: list[SymbolChange] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: the code worth showing, best first; the renderer packs it into the token budget
-    code: CodeCandidates = field(default_factory=lambda: CodeCandidates([], {}, {}))
+    def __init__(self, query: str, family: str, *, entry_points: list[int] | None = None,
+                 files: list[ContextFile] | None = None,
+                 symbols: list[ContextSymbol] | None = None,
+                 edges: list[tuple[int, int, str]] | None = None,
+                 stats: dict[str, Any] | None = None,
+                 sections: dict[str, list[int]] | None = None,
+                 cochanged: list[ContextFile] | None = None,
+                 named_tests: list[ContextFile] | None = None,
+                 test_chains: dict[int, list[str]] | None = None,
+                 changed_files: list[ChangedFile] | None = None,
+                 changes: list[SymbolChange] | None = None, notes: list[str] | None = None,
+                 code: CodeCandidates | None = None) -> None:
+        self.query = query
+        self.family = family
+        self.entry_points = [] if entry_points is None else entry_points
+        self.files = [] if files is None else files
+        self.symbols = [] if symbols is None else symbols
+        self.edges = [] if edges is None else edges
+        self.stats = {} if stats is None else stats
+        #: PR mode: named groups of symbol ids ("changed", "impact", "tests")
+        self.sections = {} if sections is None else sections
+        self.cochanged = [] if cochanged is None else cochanged
+        #: PR mode: test files named after a changed file or definition (`test_parse.py`)
+        self.named_tests = [] if named_tests is None else named_tests
+        #: PR mode: for a test reaching the change through calls, the chain (test first)
+        self.test_chains = {} if test_chains is None else test_chains
+        #: PR mode: every file the branch changed, code or not, with its line counts
+        self.changed_files = [] if changed_files is None else changed_files
+        #: PR mode: per changed symbol, its signature change, callers and call sites
+        self.changes = [] if changes is None else changes
+        self.notes = [] if notes is None else notes
+        #: the code worth showing, best first; the renderer packs it into the token budget
+        self.code = CodeCandidates([], {}, {}) if code is None else code

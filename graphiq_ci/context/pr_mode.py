@@ -6,7 +6,6 @@ callers (impact), callees and the tests that reach them are added under the same
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
@@ -139,7 +138,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         # elsewhere (`requests` is in every file of psf/requests) are not where the PR reaches,
         # so the code shown stays in the changed files and those linked to the change.
         reach = set(diff.paths) | set(impact)
-        ctx.code = replace(ctx.code, units=[u for u in ctx.code.units if u.file in reach])
+        ctx.code = ctx.code._replace(units=[u for u in ctx.code.units if u.file in reach])
     budget = opts.max_nodes
     chosen: dict[str, list[int]] = {}
     chosen["changed"] = changed[: max(1, int(budget * SECTION_SHARE["changed"]))]

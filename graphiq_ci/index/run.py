@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,18 +35,18 @@ POOL_THRESHOLD = 24
 Progress = Callable[[int, int], None]
 
 
-@dataclass
 class IndexReport:
     """What a run did; tests and `stats` read these counters."""
 
-    files_seen: int = 0
-    parsed: list[str] = field(default_factory=list)
-    unchanged_content: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    skipped: dict[str, str] = field(default_factory=dict)
-    parse_errors: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
+    def __init__(self, notes: list[str] | None = None) -> None:
+        self.files_seen = 0
+        self.parsed: list[str] = []
+        self.unchanged_content: list[str] = []
+        self.deleted: list[str] = []
+        self.skipped: dict[str, str] = {}
+        self.parse_errors: dict[str, str] = {}
+        self.seconds = 0.0
+        self.notes: list[str] = [] if notes is None else notes
 
     @property
     def changed(self) -> bool:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -226,16 +225,17 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "query": ctx.query,
         "family": ctx.family,
         "entry_points": ctx.entry_points,
-        "files": [asdict(f) for f in ctx.files],
-        "symbols": [{k: v for k, v in asdict(s).items() if k not in ("id", "signature")}
+        "files": [f.as_json() for f in ctx.files],
+        "symbols": [{k: v for k, v in s._asdict().items() if k not in ("id", "signature")}
                     | {"id": s.id} for s in ctx.symbols],
         "edges": [{"src": a, "dst": b, "kind": k} for a, b, k in ctx.edges],
-        "snippets": [asdict(s) for s in rendered.snippets],
+        "snippets": [s._asdict() for s in rendered.snippets],
         "sections": ctx.sections,
-        "cochanged": [asdict(f) for f in ctx.cochanged],
-        "named_tests": [asdict(f) for f in ctx.named_tests],
-        "changed_files": [asdict(f) for f in ctx.changed_files],
-        "changes": [asdict(c) | {"not_updated": [asdict(s) for s in c.not_updated]}
+        "cochanged": [f.as_json() for f in ctx.cochanged],
+        "named_tests": [f.as_json() for f in ctx.named_tests],
+        "changed_files": [f._asdict() for f in ctx.changed_files],
+        "changes": [c._asdict() | {"call_sites": [s._asdict() for s in c.call_sites],
+                                     "not_updated": [s._asdict() for s in c.not_updated]}
                     for c in ctx.changes],
         "test_chains": {str(k): v for k, v in ctx.test_chains.items()},
         "notes": ctx.notes,

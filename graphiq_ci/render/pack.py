@@ -31,7 +31,6 @@ import math
 from bisect import bisect_left
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from graphiq_ci.context.model import CodeCandidates, CodeUnit, Snippet
@@ -73,25 +72,21 @@ class Overhead(NamedTuple):
 DEFAULT_OVERHEAD = Overhead()
 
 
-@dataclass
 class _File:
     """One file's state during a pack: the lines shown so far, and what they cost."""
 
-    facts: LineFacts  # the source's lines and their costs, shared by every pack of one render
-    lines: list[str] = field(init=False)
-    tokens: list[float] = field(init=False)  # per line, its newline included
-    nonblank: frozenset[int] = field(init=False)  # line numbers of the lines that are not blank
-    chosen: set[int] = field(default_factory=set)
-    best: float = 0.0
-    names: list[str] = field(default_factory=list)
-    shortened_units: list[frozenset[int]] = field(default_factory=list)  # shown in part, once
-
-    n_runs: int = 0  # runs of consecutive lines in `chosen`, kept as lines are added
-    chosen_cost: float = 0.0  # cost(chosen), kept as lines are added
-
-    def __post_init__(self) -> None:  # plain attributes: the packer reads them per line
-        self.lines, self.tokens, self.nonblank = (self.facts.lines, self.facts.tokens,
-                                                  self.facts.nonblank)
+    def __init__(self, facts: LineFacts) -> None:
+        self.facts = facts  # the source's lines and their costs, shared by every pack of a render
+        # plain attributes: the packer reads them per line
+        self.lines: list[str] = facts.lines
+        self.tokens: list[float] = facts.tokens  # per line, its newline included
+        self.nonblank: frozenset[int] = facts.nonblank  # the lines that are not blank
+        self.chosen: set[int] = set()
+        self.best = 0.0
+        self.names: list[str] = []
+        self.shortened_units: list[frozenset[int]] = []  # shown in part, once
+        self.n_runs = 0  # runs of consecutive lines in `chosen`, kept as lines are added
+        self.chosen_cost = 0.0  # cost(chosen), kept as lines are added
 
     def cost(self, new: Iterable[int]) -> float:
         return sum(map(self.facts.by_line.__getitem__, new))

@@ -19,7 +19,6 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
 from typing import Any
 
@@ -48,57 +47,72 @@ __all__ = ["DEEP_CODES", "EDGE_KINDS", "STRUCTURAL_CODES", "Edge", "GraphIndex",
            "edge_order", "idf_weight", "lazy_lookups", "name_terms_of", "path_words_of"]
 
 
-@dataclass
 class GraphIndex:
     """Parallel arrays indexed by a symbol's position `i` (not its database id).
 
     A built, loaded or patched graph holds arrays and the lazy sequences and mappings of
     `graph_views` (tests may build one of plain lists and dicts); all read the same through
-    these types.
+    these types. Every field is a keyword argument, empty unless given.
     """
 
-    generation: int = 0
-    ids: Sequence[int] = field(default_factory=list)
-    names: Sequence[str] = field(default_factory=list)
-    qualified: Sequence[str] = field(default_factory=list)
-    kinds: Sequence[str] = field(default_factory=list)
-    file_of: Sequence[int] = field(default_factory=list)  # position in `paths`
-    lines: Sequence[int] = field(default_factory=list)
-    end_lines: Sequence[int] = field(default_factory=list)
-    visibility: Sequence[str] = field(default_factory=list)
-    parent: Sequence[int] = field(default_factory=list)  # -1: none
-    terms: Sequence[frozenset[str]] = field(default_factory=list)
-    name_terms: Sequence[frozenset[str]] = field(default_factory=list)
-    neighbor_terms: Sequence[frozenset[str]] = field(default_factory=list)
-    degree: Sequence[float] = field(default_factory=list)
-    out: Sequence[list[Edge]] = field(default_factory=list)  # sorted by weight, heaviest first
-    inc: Sequence[list[Edge]] = field(default_factory=list)
-    idf: Mapping[str, float] = field(default_factory=dict)
-    median_idf: float = 0.0
-    paths: Sequence[str] = field(default_factory=list)
-    path_is_test: Sequence[bool] = field(default_factory=list)
-    file_symbol: Sequence[int] = field(default_factory=list)  # per path: its file symbol's position
-    by_name: Mapping[str, list[int]] = field(default_factory=dict)  # lower-case name → positions
-    pos_of_id: Mapping[int, int] = field(default_factory=dict)
-    # a loaded graph's `terms` vocabulary: how many symbols hold each term (0: a name term
-    # only), which is what `graph_update` patches to recompute IDF without reading all terms
-    term_df: Sequence[int] = field(default_factory=list, repr=False, compare=False)
-    # derived on first use and kept for the process: never stored, never compared
-    _names: NameIndex | None = field(default=None, init=False, repr=False, compare=False)
-    # how a graph read through a delta makes its name index (`graph_overlay`), when asked
-    _names_make: Callable[[], NameIndex] | None = field(default=None, init=False, repr=False,
-                                                        compare=False)
-    _postings: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False,
-                                            compare=False)
-    _path_words: tuple[list[set[str]], dict[str, int]] | None = field(
-        default=None, init=False, repr=False, compare=False)
-    # term → idf_of(term): a query asks its few stems thousands of times, and a loaded graph
-    # answers each by a bisection in its vocabulary
-    _idf_memo: dict[str, float] = field(default_factory=dict, init=False, repr=False,
-                                        compare=False)
-    # FTS term → whether FTS5 weighs it nothing here (`fts.informative`'s memo)
-    fts_common: dict[str, bool] = field(default_factory=dict, init=False, repr=False,
-                                        compare=False)
+    def __init__(self, *, generation: int = 0, ids: Sequence[int] | None = None,
+                 names: Sequence[str] | None = None, qualified: Sequence[str] | None = None,
+                 kinds: Sequence[str] | None = None, file_of: Sequence[int] | None = None,
+                 lines: Sequence[int] | None = None, end_lines: Sequence[int] | None = None,
+                 visibility: Sequence[str] | None = None, parent: Sequence[int] | None = None,
+                 terms: Sequence[frozenset[str]] | None = None,
+                 name_terms: Sequence[frozenset[str]] | None = None,
+                 neighbor_terms: Sequence[frozenset[str]] | None = None,
+                 degree: Sequence[float] | None = None, out: Sequence[list[Edge]] | None = None,
+                 inc: Sequence[list[Edge]] | None = None, idf: Mapping[str, float] | None = None,
+                 median_idf: float = 0.0, paths: Sequence[str] | None = None,
+                 path_is_test: Sequence[bool] | None = None,
+                 file_symbol: Sequence[int] | None = None,
+                 by_name: Mapping[str, list[int]] | None = None,
+                 pos_of_id: Mapping[int, int] | None = None,
+                 term_df: Sequence[int] | None = None) -> None:
+        self.generation = generation
+        self.ids: Sequence[int] = ids if ids is not None else []
+        self.names: Sequence[str] = names if names is not None else []
+        self.qualified: Sequence[str] = qualified if qualified is not None else []
+        self.kinds: Sequence[str] = kinds if kinds is not None else []
+        self.file_of: Sequence[int] = file_of if file_of is not None else []  # in `paths`
+        self.lines: Sequence[int] = lines if lines is not None else []
+        self.end_lines: Sequence[int] = end_lines if end_lines is not None else []
+        self.visibility: Sequence[str] = visibility if visibility is not None else []
+        self.parent: Sequence[int] = parent if parent is not None else []  # -1: none
+        self.terms: Sequence[frozenset[str]] = terms if terms is not None else []
+        self.name_terms: Sequence[frozenset[str]] = name_terms if name_terms is not None else []
+        self.neighbor_terms: Sequence[frozenset[str]] = (
+            neighbor_terms if neighbor_terms is not None else [])
+        self.degree: Sequence[float] = degree if degree is not None else []
+        # sorted by weight, heaviest first
+        self.out: Sequence[list[Edge]] = out if out is not None else []
+        self.inc: Sequence[list[Edge]] = inc if inc is not None else []
+        self.idf: Mapping[str, float] = idf if idf is not None else {}
+        self.median_idf = median_idf
+        self.paths: Sequence[str] = paths if paths is not None else []
+        self.path_is_test: Sequence[bool] = path_is_test if path_is_test is not None else []
+        # per path: its file symbol's position
+        self.file_symbol: Sequence[int] = file_symbol if file_symbol is not None else []
+        # lower-case name → positions
+        self.by_name: Mapping[str, list[int]] = by_name if by_name is not None else {}
+        self.pos_of_id: Mapping[int, int] = pos_of_id if pos_of_id is not None else {}
+        # a loaded graph's `terms` vocabulary: how many symbols hold each term (0: a name
+        # term only), which is what `graph_update` patches to recompute IDF without reading
+        # all terms
+        self.term_df: Sequence[int] = term_df if term_df is not None else []
+        # derived on first use and kept for the process: never stored
+        self._names: NameIndex | None = None
+        # how a graph read through a delta makes its name index (`graph_overlay`), when asked
+        self._names_make: Callable[[], NameIndex] | None = None
+        self._postings: dict[str, list[int]] = {}
+        self._path_words: tuple[list[set[str]], dict[str, int]] | None = None
+        # term → idf_of(term): a query asks its few stems thousands of times, and a loaded
+        # graph answers each by a bisection in its vocabulary
+        self._idf_memo: dict[str, float] = {}
+        # FTS term → whether FTS5 weighs it nothing here (`fts.informative`'s memo)
+        self.fts_common: dict[str, bool] = {}
 
     def name_index(self) -> NameIndex:
         if self._names is None:

@@ -8,7 +8,7 @@ exactly why a symbol ranked where it did.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from graphiq_ci.search.graph import GraphIndex
 from graphiq_ci.search.query import Query
@@ -20,21 +20,24 @@ _TYPES = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
 _MEMBERS = frozenset({"field", "variable", "constant"})
 
 
-@dataclass
-class Boosts:
+class Boosts(NamedTuple):
     """Signals the caller computes (git, context) and the scorer adds per file, by feature name."""
 
-    per_file: dict[str, dict[str, float]] = field(default_factory=dict)
+    per_file: dict[str, dict[str, float]]
 
 
-@dataclass
 class Scored:
-    """A ranked symbol: its score, the features summed into it, the channels that found it."""
+    """A ranked symbol: its score, the features summed into it, the channels that found it
+    (the pipeline raises the score of a locked or promoted one in place)."""
 
-    pos: int
-    score: float
-    features: dict[str, float]
-    sources: set[str]
+    __slots__ = ("features", "pos", "score", "sources")
+
+    def __init__(self, pos: int, score: float, features: dict[str, float],
+                 sources: set[str]) -> None:
+        self.pos = pos
+        self.score = score
+        self.features = features
+        self.sources = sources
 
 
 def _specificity(g: GraphIndex, q: Query) -> float:

@@ -7,7 +7,6 @@ per-term and graph seeds only for natural language).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from graphiq_ci.search.fts import informative, relaxed_bm25, symbol_bm25
 from graphiq_ci.search.graph import EDGE_KINDS, GraphIndex
@@ -23,14 +22,14 @@ GRAPH_SEED_EDGES = 30
 GRAPH_SEED_KEEP = 50
 
 
-@dataclass
 class Seeds:
     """What the first-stage channels found, per symbol position, before any scoring."""
 
-    bm25: dict[int, float] = field(default_factory=dict)  # position → raw BM25
-    per_term: dict[int, float] = field(default_factory=dict)  # position → coverage-normalised
-    names: dict[int, NameMatch] = field(default_factory=dict)
-    sources: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    def __init__(self) -> None:
+        self.bm25: dict[int, float] = {}  # position → raw BM25
+        self.per_term: dict[int, float] = {}  # position → coverage-normalised
+        self.names: dict[int, NameMatch] = {}
+        self.sources: dict[int, set[str]] = defaultdict(set)
 
     def add(self, i: int, source: str) -> None:
         self.sources[i].add(source)
