@@ -1,6 +1,7 @@
-"""A full index by this checkout's code against an earlier commit's, run by run, same machine.
+"""A full index (or a warm `context`) by this checkout's code against an earlier commit's, run by
+run, same machine.
 
-    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5]
+    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5] [--context]
 
 On a shared VM the speed of the machine drifts between runs by more than most changes to the
 indexer are worth, and CodeGraph's time drifts with it (bench_index.py). Alternating the two
@@ -9,6 +10,9 @@ ratio measure the change itself. REV's code is checked out into a temporary work
 repository and run with its package first on PYTHONPATH, under this venv's interpreter and
 libraries; each version indexes its own temporary copy of REPO (default: colinhacks/zod at the
 pinned commit, as bench_index.py), `graphiq-ci index --full` after deleting `.graphiq`.
+`--context`: each version indexes its copy once, then each run is one warm `graphiq-ci context`
+call per task of bench_search.py's CONTEXT_TASKS (Markdown, process start included), the two
+versions alternating call by call.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
 from bench_index import COPY_IGNORE, Run, check, run_measured  # noqa: E402
 from bench_quality import git_describe  # noqa: E402
+from bench_search import CONTEXT_TASKS  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +53,11 @@ def full_index(copy: Path, code: Path) -> Run:
                                "--repo", str(copy)], env=_env(code)), "graphiq-ci index --full")
 
 
+def warm_context(copy: Path, code: Path, task: str) -> Run:
+    return check(run_measured([sys.executable, "-P", "-m", "graphiq_ci", "context", task,
+                               "--repo", str(copy)], env=_env(code)), "graphiq-ci context")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -55,6 +65,8 @@ def main() -> int:
     ap.add_argument("repo", nargs="?", type=Path,
                     help=f"repository to index (default: {C.DEFAULT_REPO} from the mirror)")
     ap.add_argument("--runs", type=int, default=5, help="full builds per version (default 5)")
+    ap.add_argument("--context", action="store_true",
+                    help="time warm `context` calls instead of full builds")
     args = ap.parse_args()
     repo = (args.repo or C.default_checkout()).resolve()
     base = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", args.rev],
@@ -76,9 +88,16 @@ def main() -> int:
             copies[version] = tmp / version / repo.name
             shutil.copytree(repo, copies[version], symlinks=True, ignore=COPY_IGNORE)
         walls: dict[str, list[float]] = {"old": [], "new": []}
+        if args.context:  # an index to query, and every file compiled to bytecode once
+            for version in ("old", "new"):
+                warm_context(copies[version], code[version], CONTEXT_TASKS[0])
         for i in range(args.runs):
             for version in (("old", "new") if i % 2 == 0 else ("new", "old")):
-                walls[version].append(full_index(copies[version], code[version]).wall_s)
+                if args.context:
+                    walls[version] += [warm_context(copies[version], code[version], task).wall_s
+                                       for task in CONTEXT_TASKS]
+                else:
+                    walls[version].append(full_index(copies[version], code[version]).wall_s)
             print(f"run {i + 1}/{args.runs}: old {walls['old'][-1]:.2f}s, "
                   f"new {walls['new'][-1]:.2f}s", file=sys.stderr)
     finally:
@@ -86,7 +105,8 @@ def main() -> int:
                        capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     old, new = C.median(walls["old"]), C.median(walls["new"])
-    print(f"Full index, alternating: graphiq-ci {git_describe()} (new) against "
+    what = f"Warm `context` ({len(CONTEXT_TASKS)} tasks a run)" if args.context else "Full index"
+    print(f"{what}, alternating: graphiq-ci {git_describe()} (new) against "
           f"{base.stdout.strip()} (old); {repo}; {args.runs} runs each; {C.hardware_note()}.\n")
     print("| version | median (s) | runs (s) |\n|---|---|---|")
     for version, median in (("old", old), ("new", new)):
