@@ -83,6 +83,10 @@ def main() -> int:
         for version, where in code.items():  # each version runs its own code, not the other's
             if not _package(where).startswith(str(where)):
                 sys.exit(f"{version}: graphiq_ci is not imported from {where}")
+            # bytecode for both, as an installed package has it: with PYTHONDONTWRITEBYTECODE
+            # set, the fresh worktree would compile every module on every call
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(where / "graphiq_ci")],
+                           check=True)
         copies = {}
         for version in ("old", "new"):
             copies[version] = tmp / version / repo.name
