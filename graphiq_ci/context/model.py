@@ -3,7 +3,7 @@
 Records are NamedTuples, and the few that are filled in step by step (a `Context`, a ranked
 `ContextFile`, a `CodeUnit` gaining reasons) plain classes: every `context` call imports these,
 and creating them as dataclasses (generated code, compiled at import) plus importing
-`dataclasses` itself was about a seventh of a warm call on zod (#14).
+`dataclasses` itself was about a sixth of a warm call on zod (#14, bench_index_ab.py --context).
 """
 
 from __future__ import annotations
