@@ -15,8 +15,6 @@ changes nothing a valid module can observe. A star binds "*" (lang/queries).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from graphiq_ci.index.names import Def, NameTable
 from graphiq_ci.store import Store, chunks
 
@@ -26,17 +24,17 @@ MAX_HOPS = 3
 STAR = "*"
 
 
-@dataclass
 class FileImports:
     """What one file's imports bind. An import inside a function binds its name there only:
     `from .run import summary` in one function and `from .merge import summary` in another
     are two bindings, and a use outside both of them is not guessed between the two."""
 
-    scoped: dict[tuple[str, str], int] = field(default_factory=dict)  # (scope, name) → file
-    anywhere: dict[str, int] = field(default_factory=dict)  # name → the file it is bound to
-    conflicting: set[str] = field(default_factory=set)  # names bound to two files here
-    files: set[int] = field(default_factory=set)
-    stars: set[int] = field(default_factory=set)  # files whose names this one passes on whole
+    def __init__(self) -> None:
+        self.scoped: dict[tuple[str, str], int] = {}  # (scope, name) → file
+        self.anywhere: dict[str, int] = {}  # name → the file it is bound to
+        self.conflicting: set[str] = set()  # names bound to two files here
+        self.files: set[int] = set()
+        self.stars: set[int] = set()  # files whose names this one passes on whole
 
     def bind(self, scope: str, name: str, target: int) -> None:
         if self.anywhere.setdefault(name, target) != target:

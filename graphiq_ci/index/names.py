@@ -11,8 +11,8 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import TYPE_KINDS
@@ -28,9 +28,8 @@ _MEMBER_KINDS = frozenset({"method", "constructor"})
 _VALUE_KINDS = frozenset({"variable", "constant"})
 
 
-@dataclass(slots=True)
-class Def:
-    """One definition as resolution sees it: enough to pick it, not to show it. Slotted:
+class Def(NamedTuple):
+    """One definition as resolution sees it: enough to pick it, not to show it. A tuple:
     a full resolution holds one per symbol, and an instance dict each is ~100 bytes more."""
 
     id: int
@@ -50,21 +49,21 @@ class Def:
         return arguments >= least if self.arity.endswith("+") else arguments == least
 
 
-@dataclass
 class NameTable:
     """What resolution needs from the whole index, loaded in a few queries."""
 
-    by_name: dict[str, list[Def]] = field(default_factory=lambda: defaultdict(list))
-    qualified_of: dict[int, str] = field(default_factory=dict)
-    path_of: dict[int, str] = field(default_factory=dict)
-    language_of: dict[int, str] = field(default_factory=dict)
-    file_symbol: dict[int, int] = field(default_factory=dict)
-    file_of_symbol: dict[int, int] = field(default_factory=dict)
-    file_by_path: dict[str, int] = field(default_factory=dict)
-    bases: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    # a declaration's file → the files defining what it declares (parse.h → parse.c)
-    defining_files: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
-    _import_cache: dict[tuple[str, str, str], int | None] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.by_name: dict[str, list[Def]] = defaultdict(list)
+        self.qualified_of: dict[int, str] = {}
+        self.path_of: dict[int, str] = {}
+        self.language_of: dict[int, str] = {}
+        self.file_symbol: dict[int, int] = {}
+        self.file_of_symbol: dict[int, int] = {}
+        self.file_by_path: dict[str, int] = {}
+        self.bases: dict[str, set[str]] = defaultdict(set)
+        # a declaration's file → the files defining what it declares (parse.h → parse.c)
+        self.defining_files: dict[int, set[int]] = defaultdict(set)
+        self._import_cache: dict[tuple[str, str, str], int | None] = {}
 
     @classmethod
     def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:

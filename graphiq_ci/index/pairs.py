@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from graphiq_ci.lang import plugin_for
 from graphiq_ci.model import CALLABLE_KINDS, EDGE_WEIGHTS, EdgeKind
@@ -24,8 +24,7 @@ from graphiq_ci.store import Store
 _CALLABLE = frozenset(k.value for k in CALLABLE_KINDS)
 
 
-@dataclass(frozen=True)
-class _Sym:
+class _Sym(NamedTuple):
     id: int
     file_id: int
     qualified: str

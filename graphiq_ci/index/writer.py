@@ -10,7 +10,6 @@ tokens): an edit of one function in a long file rewrites that function, not the 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
@@ -41,15 +40,16 @@ _SYMBOL_UPDATE = ", ".join(f"{c} = ?" for c in _SYMBOL_COLUMNS.split(", ")[1:])
 _FTS_COLUMNS = ", ".join(name for name, _ in FTS_COLUMNS)
 
 
-@dataclass
 class _Stored:
     """A re-parsed file's reused symbols as the index holds them: what to compare against."""
 
-    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id → its symbols row
-    fts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id → its FTS row
-    deep: dict[int, Counter[tuple[str, str]]] = field(default_factory=dict)  # id → its tokens
-    #: the file's references by what resolves them (`_RefKey`), each a (rowid, line) in order
-    refs: dict[_RefKey, list[tuple[int, int]]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.rows: dict[int, tuple[Any, ...]] = {}  # id → its symbols row
+        self.fts: dict[int, tuple[str, ...]] = {}  # id → its FTS row
+        self.deep: dict[int, Counter[tuple[str, str]]] = {}  # id → its tokens
+        #: the file's references by what resolves them (`_RefKey`), each a (rowid, line) in
+        #: order
+        self.refs: dict[_RefKey, list[tuple[int, int]]] = {}
 
 
 class Writer:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -188,19 +187,26 @@ def _has_parent(node: ts.Node, parents: _Parents) -> bool:
         for kind, field in fields)
 
 
-@dataclass
 class _Def:
-    start: int
-    end: int
-    node: ts.Node
-    name: str
-    kind: Kind
-    doc_node: ts.Node | None
-    owner: str = ""
-    declaration: bool = False
-    body: ts.Node | None = None  # a body beside the definition node (Dart), in its range
-    parent: _Def | None = None
-    qualified: str = ""
+    """A definition found in a file's matches; its parent and qualified name come after."""
+
+    __slots__ = ("body", "declaration", "doc_node", "end", "kind", "name", "node", "owner",
+                 "parent", "qualified", "start")
+
+    def __init__(self, start: int, end: int, node: ts.Node, name: str, kind: Kind,
+                 doc_node: ts.Node | None, owner: str = "", declaration: bool = False,
+                 body: ts.Node | None = None) -> None:
+        self.start = start
+        self.end = end
+        self.node = node
+        self.name = name
+        self.kind = kind
+        self.doc_node = doc_node
+        self.owner = owner
+        self.declaration = declaration
+        self.body = body  # a body beside the definition node (Dart), in its range
+        self.parent: _Def | None = None
+        self.qualified = ""
 
 
 @cache

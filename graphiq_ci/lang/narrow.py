@@ -14,7 +14,6 @@ without it (not under `?` or `*`, not one of several alternatives); wildcards, s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -22,18 +21,18 @@ _TOKEN = re.compile(r'\s+|;[^\n]*|"(?:\\.|[^"\\])*"|[()\[\]]|[?*+]|[^\s()\[\]";]
 _SPECIAL = frozenset({"_", "ERROR", "MISSING"})
 
 
-@dataclass
 class _Element:
     """One pattern element: a node `(T …)`, a group `((a) (b))`, an alternation `[…]`, a string
     or a wildcard, with the text it spans."""
 
-    start: int
-    end: int = 0
-    tail: int = 0  # the end of its quantifier and captures
-    kind: str = ""  # "node", "group", "alternation", "string", "other"
-    name: str = ""  # a node's type, a string's text
-    optional: bool = False  # under `?` or `*`
-    children: list[_Element] = field(default_factory=list)
+    def __init__(self, start: int, end: int = 0, *, kind: str = "", name: str = "") -> None:
+        self.start = start
+        self.end = end
+        self.tail = 0  # the end of its quantifier and captures
+        self.kind = kind  # "node", "group", "alternation", "string", "other"
+        self.name = name  # a node's type, a string's text
+        self.optional = False  # under `?` or `*`
+        self.children: list[_Element] = []
 
 
 class _Unreadable(Exception):

@@ -285,7 +285,7 @@ def decode(data: bytes) -> Delta:
         raise Corrupt(type(exc).__name__) from None
 
 
-_FIELDS = tuple(Delta.__dataclass_fields__)
+_FIELDS = Delta._fields
 _CONVERTED = {"pieces", "moved", "rows", "out", "inc", "replaced_out", "replaced_inc",
               "df_changed"}
 

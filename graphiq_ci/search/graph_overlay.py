@@ -18,9 +18,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search.graph import GraphIndex, lazy_lookups, path_words_of
@@ -336,8 +335,7 @@ class OverlayDegree(LazySequence[float]):
         return math.log1p(self._out.length(i) + self._inc.length(i)) / self._most
 
 
-@dataclass
-class Delta:
+class Delta(NamedTuple):
     """What a graph at `generation` differs in from its base (at `base_generation`, the cache
     file whose CRC is `base_crc`). Positions in edge lists, `moved`, `parents` and
     `file_symbol` are new positions; `cut`, `moved`'s keys and `replaced`'s keys are base
