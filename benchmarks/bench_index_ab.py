@@ -1,7 +1,7 @@
 """A full index (or a warm `context`) by this checkout's code against an earlier commit's, run by
 run, same machine.
 
-    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5] [--context]
+    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5] [--context | --refresh]
 
 On a shared VM the speed of the machine drifts between runs by more than most changes to the
 indexer are worth, and CodeGraph's time drifts with it (bench_index.py). Alternating the two
@@ -12,7 +12,9 @@ libraries; each version indexes its own temporary copy of REPO (default: colinha
 pinned commit, as bench_index.py), `graphiq-ci index --full` after deleting `.graphiq`.
 `--context`: each version indexes its copy once, then each run is one warm `graphiq-ci context`
 call per task of bench_search.py's CONTEXT_TASKS (Markdown, process start included), the two
-versions alternating call by call.
+versions alternating call by call. `--refresh`: each run edits REPO's largest source file (a
+comment appended) and times `graphiq-ci index`, the refresh that costs most, then puts the file
+back and indexes again, untimed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
-from bench_index import COPY_IGNORE, Run, check, run_measured  # noqa: E402
+from bench_index import (  # noqa: E402
+    COPY_IGNORE,
+    Run,
+    append_comment,
+    check,
+    pick_source_file,
+    run_measured,
+)
 from bench_quality import git_describe  # noqa: E402
 from bench_search import CONTEXT_TASKS  # noqa: E402
 
@@ -58,6 +67,24 @@ def warm_context(copy: Path, code: Path, task: str) -> Run:
                                "--repo", str(copy)], env=_env(code)), "graphiq-ci context")
 
 
+def refresh(copy: Path, code: Path) -> Run:
+    return check(run_measured([sys.executable, "-P", "-m", "graphiq_ci", "index", "--repo",
+                               str(copy)], env=_env(code)), "graphiq-ci index")
+
+
+def largest_file_refresh(copy: Path, code: Path, i: int) -> Run:
+    """The index brought up to date after an edit of the largest source file, which is then
+    put back (and indexed again, untimed)."""
+    big = pick_source_file(copy, largest=True)
+    before = big.read_bytes()
+    append_comment(big, i)
+    try:
+        return refresh(copy, code)
+    finally:
+        big.write_bytes(before)
+        refresh(copy, code)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -65,8 +92,11 @@ def main() -> int:
     ap.add_argument("repo", nargs="?", type=Path,
                     help=f"repository to index (default: {C.DEFAULT_REPO} from the mirror)")
     ap.add_argument("--runs", type=int, default=5, help="full builds per version (default 5)")
-    ap.add_argument("--context", action="store_true",
-                    help="time warm `context` calls instead of full builds")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--context", action="store_true",
+                      help="time warm `context` calls instead of full builds")
+    mode.add_argument("--refresh", action="store_true",
+                      help="time the refresh after an edit of the largest source file")
     args = ap.parse_args()
     repo = (args.repo or C.default_checkout()).resolve()
     base = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", args.rev],
@@ -95,11 +125,17 @@ def main() -> int:
         if args.context:  # an index to query, and every file compiled to bytecode once
             for version in ("old", "new"):
                 warm_context(copies[version], code[version], CONTEXT_TASKS[0])
+        elif args.refresh:  # an index to refresh
+            for version in ("old", "new"):
+                refresh(copies[version], code[version])
         for i in range(args.runs):
             for version in (("old", "new") if i % 2 == 0 else ("new", "old")):
                 if args.context:
                     walls[version] += [warm_context(copies[version], code[version], task).wall_s
                                        for task in CONTEXT_TASKS]
+                elif args.refresh:
+                    walls[version].append(
+                        largest_file_refresh(copies[version], code[version], i).wall_s)
                 else:
                     walls[version].append(full_index(copies[version], code[version]).wall_s)
             print(f"run {i + 1}/{args.runs}: old {walls['old'][-1]:.2f}s, "
@@ -109,11 +145,13 @@ def main() -> int:
                        capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     old, new = C.median(walls["old"]), C.median(walls["new"])
-    what = f"Warm `context` ({len(CONTEXT_TASKS)} tasks a run)" if args.context else "Full index"
+    what = (f"Warm `context` ({len(CONTEXT_TASKS)} tasks a run)" if args.context
+            else "Refresh after an edit of the largest source file" if args.refresh
+            else "Full index")
     print(f"{what}, alternating: graphiq-ci {git_describe()} (new) against "
           f"{base.stdout.strip()} (old); {repo}; {args.runs} runs each; {C.hardware_note()}.\n")
     print("| version | median (s) | runs (s) |\n|---|---|---|")
-    digits = 3 if args.context else 2  # a warm call is a fifth of a second
+    digits = 3 if args.context or args.refresh else 2  # a fraction of a second
     for version, median in (("old", old), ("new", new)):
         runs = ", ".join(f"{w:.{digits}f}" for w in walls[version])
         print(f"| {version} | {median:.{digits}f} | {runs} |")
