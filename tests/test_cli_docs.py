@@ -126,6 +126,43 @@ def test_a_no_change_hook_refresh_loads_no_writer(make_repo) -> None:
     assert {n for (n,) in db.execute("SELECT name FROM symbols")} >= {"checkout", "refund"}
 
 
+def test_a_query_and_a_refresh_load_no_dataclasses(make_repo) -> None:
+    """A warm `context`, a one-file refresh and the query after it (the graph read through its
+    delta) import neither `dataclasses` nor `inspect`: creating the records as dataclasses and
+    importing the module were a sixth of a warm `context` on zod (#14). The answers are real:
+    the edit is indexed and found."""
+    import subprocess
+    import sys
+
+    repo = make_repo({"billing.py": "def refund_invoice(invoice):\n    return -invoice\n",
+                      "shop.py": "from billing import refund_invoice\n\n\n"
+                                 "def checkout(cart):\n    return refund_invoice(cart)\n"})
+    probe = ("import io, sys, contextlib\n"
+             "from graphiq_ci.cli import run\n"
+             "out = io.StringIO()\n"
+             "with contextlib.redirect_stdout(out):\n"
+             "    assert run(sys.argv[1:]) == 0\n"
+             "print(out.getvalue(), file=sys.stderr)\n"
+             "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules), "
+             "file=sys.stderr)\n")
+
+    def loaded(*args: str) -> tuple[str, str]:
+        done = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        *text, modules = done.stderr.strip().splitlines()
+        return "\n".join(text), modules
+
+    loaded("index")  # the first build (index/history.py, a full run, has its own dataclass)
+    text, modules = loaded("context", "refund an invoice")
+    assert "refund_invoice" in text and modules == "[]"
+    (repo / "billing.py").write_text("def refund_invoice(invoice):\n    return -invoice\n\n\n"
+                                     "def void_invoice(invoice):\n    return 0\n")
+    assert loaded("index")[1] == "[]"
+    text, modules = loaded("search", "void_invoice")
+    assert "void_invoice" in text and modules == "[]"
+
+
 def test_help_wraps_at_the_width_columns_gives(cli, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "50")
     narrow = cli(["context", "--help"]).stdout
