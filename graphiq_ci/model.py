@@ -6,6 +6,8 @@ Language plugins emit `ParsedFile`s; the indexer resolves their references into 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from enum import Enum
 from typing import NamedTuple
 
@@ -89,8 +91,35 @@ STRUCTURAL_EDGES = frozenset(
 DEEP_EDGES = frozenset(EdgeKind) - STRUCTURAL_EDGES
 
 
+#: what `scope_keys` puts between a qualified name and its occurrence number; no name has it
+SCOPE_SEP = "\x1f"
+
+
+def scope_keys(definitions: Iterable[tuple[str, str]]) -> list[str]:
+    """Each of a file's definitions (qualified name, kind), in order, as a reference's scope
+    and a symbol's parent name it: its qualified name; but a function, method or
+    constructor whose name an earlier definition has (an overload, a property's setter, a
+    clause) gets that name, SCOPE_SEP and its occurrence number. Named by the qualified name
+    alone, the calls inside a second `parse(...)` overload counted as the first one's: its
+    callers' lines and its tests were the wrong method's. A type's namesakes (an `impl`
+    block, an extension, a companion object) still name the first: they are one type."""
+    seen: Counter[str] = Counter()
+    keys = []
+    for name, kind in definitions:
+        seen[name] += 1
+        keys.append(f"{name}{SCOPE_SEP}{seen[name]}" if seen[name] > 1 and kind in
+                    CALLABLE_KINDS else name)
+    return keys
+
+
+def qualified_of_key(key: str) -> str:
+    """The qualified name a `scope_keys` key stands for."""
+    return key.partition(SCOPE_SEP)[0]
+
+
 class Symbol(NamedTuple):
-    """One definition. `parent` is the enclosing symbol's qualified name (lexical nesting only)."""
+    """One definition. `parent` is the enclosing symbol's key (`scope_keys`; lexical nesting
+    only), or the type a method is declared on from outside it."""
 
     name: str
     qualified: str
@@ -109,7 +138,7 @@ class Symbol(NamedTuple):
 
 
 class Reference(NamedTuple):
-    """A use of a name inside `scope` (qualified name of the enclosing symbol, "" = file level).
+    """A use of a name inside `scope` (the enclosing symbol's key, `scope_keys`; "" = file level).
 
     For imports `name` is the imported module or path as written and `alias` the names bound;
     for a call through a name an import binds (`util.merge()`), `alias` is that name.

@@ -173,12 +173,14 @@ def relations(store: Store, g: GraphIndex, i: int, limit: int = 30) -> Relations
 
 
 def _call_line(store: Store, g: GraphIndex, src: int, targets: list[int]) -> int:
-    """The first line in `src` that refers to one of `targets` (else its definition's line)."""
+    """The first line in `src` that calls one of `targets`, else the first that refers to one
+    (else its definition's line): `And parse() { return new And(n); }` refers to `And` on its
+    first line, as a return type, and calls it on its third."""
     ids = [g.ids[t] for t in targets if t >= 0]
     row = store.conn.execute(
-        "SELECT min(r.line) FROM refs r JOIN files f ON f.id = r.file_id "
+        "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id "
         f"WHERE f.path = ? AND r.dst_id IN ({','.join('?' * len(ids)) or 'NULL'}) "
-        "AND r.line BETWEEN ? AND ?",
+        "AND r.line BETWEEN ? AND ? ORDER BY r.kind != 'calls', r.line LIMIT 1",
         (g.path(src), *ids, g.lines[src], g.end_lines[src])).fetchone()
     return int(row[0]) if row and row[0] else g.lines[src]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from graphiq_ci.index.roles import role_hints
 from graphiq_ci.lang import detect_language, plugin_for
 from graphiq_ci.lang.extract import extract
-from graphiq_ci.model import EdgeKind, Kind, ParsedFile, Symbol
+from graphiq_ci.model import EdgeKind, Kind, ParsedFile, Symbol, qualified_of_key, scope_keys
 from graphiq_ci.paths import giant_line, is_minified, is_vendored_path
 from graphiq_ci.text import split_identifier, stem, tokens
 
@@ -163,9 +163,11 @@ def _extract_into(rec: FileRecord, data: bytes, narrow: bool = False) -> FileRec
     for ref in parsed.references:
         if ref.kind is EdgeKind.CALLS:
             callees.setdefault(ref.scope, []).append(ref.name)
-    for sym in parsed.symbols:
-        scope = sym.qualified if sym.kind is not Kind.FILE else ""
-        decomposed = " ".join(split_identifier(sym.name) + split_identifier(sym.parent or ""))
+    keys = scope_keys((sym.qualified, sym.kind) for sym in parsed.symbols)  # as references do
+    for sym, key in zip(parsed.symbols, keys, strict=True):
+        scope = key if sym.kind is not Kind.FILE else ""
+        decomposed = " ".join(split_identifier(sym.name)
+                              + split_identifier(qualified_of_key(sym.parent or "")))
         hints = role_hints(sym, path, callees.get(scope, []))
         body_tokens = [] if sym.kind is Kind.FILE else tokens(sym.source)
         words = tokens(f"{sym.name} {sym.qualified} {sym.signature} {sym.doc}") + hints.split()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind
+from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind, Kind, qualified_of_key, scope_keys
 from graphiq_ci.store import Store, chunks
 from graphiq_ci.store.schema import FTS_COLUMNS
 from graphiq_ci.text import tokens
@@ -195,8 +195,10 @@ class Writer:
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
         file_sym_id = 0
         file_kind = Kind.FILE.value
-        for (name, qualified, kind, line, end_line, signature, doc, source, visibility, parent,
-             decomposed, hints, body, terms, declaration, arity) in rec.symbols:
+        keys = scope_keys((row[1], row[2]) for row in rec.symbols)  # as its references name them
+        for key, (name, qualified, kind, line, end_line, signature, doc, source, visibility,
+                  parent, decomposed, hints, body, terms, declaration, arity) in zip(
+                keys, rec.symbols, strict=True):
             slots = reuse.get((qualified, kind))
             sid, old_arity = slots.pop(0) if slots else (0, arity)
             if not sid:
@@ -207,7 +209,7 @@ class Writer:
                 kept_ids.append(sid)
                 if old_arity != arity:  # a call's argument count may pick another overload now
                     self.names.add(name)
-            id_of.setdefault("" if kind == file_kind else qualified, sid)
+            id_of.setdefault("" if kind == file_kind else key, sid)
             parent_id = id_of.get(parent) if parent else None
             if kind == file_kind:
                 file_sym_id = sid
@@ -228,7 +230,8 @@ class Writer:
                          new_rows)
         conn.executemany(f"UPDATE symbols SET {_SYMBOL_UPDATE} WHERE id = ?", changed_rows)
         self._write_contains(contains, kept_ids)
-        imports = {(scope, name, alias) for scope, name, kind, _, alias, *_ in rec.refs
+        imports = {(qualified_of_key(scope), name, alias)
+                   for scope, name, kind, _, alias, *_ in rec.refs
                    if kind == EdgeKind.IMPORTS.value}
         if imports != self._old_imports.pop(file_id, imports):
             self.rebound.add(file_id)

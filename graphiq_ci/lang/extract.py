@@ -59,7 +59,16 @@ from graphiq_ci.lang.node_facts import (
 )
 from graphiq_ci.lang.receivers import Bindings, binding_scope
 from graphiq_ci.lang.spec import LanguageSpec
-from graphiq_ci.model import TYPE_KINDS, DeepToken, EdgeKind, Kind, ParsedFile, Reference, Symbol
+from graphiq_ci.model import (
+    TYPE_KINDS,
+    DeepToken,
+    EdgeKind,
+    Kind,
+    ParsedFile,
+    Reference,
+    Symbol,
+    scope_keys,
+)
 
 MAX_SOURCE_CHARS = 6000
 _ERROR_NAME = re.compile(r"(Error|Exception|Err|Fault|Failure)$")
@@ -190,8 +199,8 @@ def _has_parent(node: ts.Node, parents: _Parents) -> bool:
 class _Def:
     """A definition found in a file's matches; its parent and qualified name come after."""
 
-    __slots__ = ("body", "declaration", "doc_node", "end", "kind", "name", "node", "owner",
-                 "parent", "qualified", "start")
+    __slots__ = ("body", "declaration", "doc_node", "end", "key", "kind", "name", "node",
+                 "owner", "parent", "qualified", "start")
 
     def __init__(self, start: int, end: int, node: ts.Node, name: str, kind: Kind,
                  doc_node: ts.Node | None, owner: str = "", declaration: bool = False,
@@ -207,6 +216,7 @@ class _Def:
         self.body = body  # a body beside the definition node (Dart), in its range
         self.parent: _Def | None = None
         self.qualified = ""
+        self.key = ""  # its qualified name, made unique in its file (model.scope_keys)
 
 
 @cache
@@ -235,6 +245,8 @@ def _nest(defs: list[_Def]) -> None:
         else:
             d.qualified = f"{d.parent.qualified}.{d.name}" if d.parent else d.name
         stack.append(d)
+    for d, key in zip(defs, scope_keys((d.qualified, d.kind) for d in defs), strict=True):
+        d.key = key
 
 
 class _Scopes:
@@ -246,7 +258,7 @@ class _Scopes:
 
     def at(self, offset: int) -> str:
         d = self.def_at(offset)
-        return d.qualified if d else ""
+        return d.key if d else ""
 
     def def_at(self, offset: int) -> _Def | None:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -346,7 +358,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 signature=signature, doc=doc_text,
                 source=data[d.start:d.end].decode("utf-8", "replace")[:MAX_SOURCE_CHARS],
                 visibility=visibility_of(d.name, signature),
-                parent=d.parent.qualified if d.parent else (d.owner or None),
+                parent=d.parent.key if d.parent else (d.owner or None),
                 declaration=d.declaration,
                 arity=parameter_count(d.node),
             )
@@ -362,7 +374,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
         scope = scopes.def_at(moved_into(decorators, at))
         if edge is EdgeKind.CALLS and receiver_text in types.imported:
             alias = (receiver_text,)  # a call through an imported name: `util.merge(a, b)`
-        out.references.append(Reference(scope.qualified if scope else "", name, edge, line,
+        out.references.append(Reference(scope.key if scope else "", name, edge, line,
                                         alias, types.receiver_type(receiver_text, scope), bare,
                                         arguments))
     seen: set[tuple[str, EdgeKind, str]] = set()

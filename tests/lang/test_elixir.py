@@ -3,7 +3,7 @@ from __future__ import annotations
 from lang_helpers import imports, parse, refs, symbol, symbols
 
 from graphiq_ci.lang import imports as candidates
-from graphiq_ci.model import EdgeKind
+from graphiq_ci.model import SCOPE_SEP, EdgeKind
 
 SOURCE = """\
 defmodule Shop.Orders do
@@ -75,7 +75,7 @@ def test_elixir_symbols() -> None:
         ("function", "Shop.Orders.on_place", 15),
         ("function", "Shop.Orders.find", 19),
         ("function", "Shop.Orders.place", 24),
-        # each clause of a multi-clause function is a definition (the index keeps the last)
+        # each clause of a multi-clause function is a definition, with its own references
         ("function", "Shop.Orders.normalize", 35),
         ("function", "Shop.Orders.normalize", 36),
         ("function", "Shop.Orders.validate", 38),
@@ -99,7 +99,8 @@ def test_elixir_symbols() -> None:
 
 def test_elixir_references() -> None:
     parsed = parse("elixir", "lib/shop/orders.ex", SOURCE)
-    find, place, normalize = "Shop.Orders.find", "Shop.Orders.place", "Shop.Orders.normalize"
+    find, place = "Shop.Orders.find", "Shop.Orders.place"
+    normalize = f"Shop.Orders.normalize{SCOPE_SEP}2"  # its second clause holds the calls
     assert refs(parsed, EdgeKind.CALLS) == {
         (find, "is_integer"), (find, "get"), (find, "normalize"),
         (place, "validate"), (place, "info"), (place, "issue"),
@@ -129,7 +130,7 @@ def test_elixir_deep_tokens() -> None:
     tokens = {(t.scope, t.kind, t.token) for t in parsed.deep_tokens}
     assert {
         ("Shop.Orders.place", EdgeKind.SHARES_DATA_SHAPE, "id"),  # `order.id`
-        ("Shop.Orders.normalize", EdgeKind.SHARES_DATA_SHAPE, "lines"),
+        (f"Shop.Orders.normalize{SCOPE_SEP}2", EdgeKind.SHARES_DATA_SHAPE, "lines"),
         ("Shop.Line.price", EdgeKind.SHARES_DATA_SHAPE, "cents"),
         ("Shop.Orders.place", EdgeKind.SHARES_CONSTANT, ":error"),
         ("Shop.Orders.place", EdgeKind.SHARES_CONSTANT, "invalid order"),
