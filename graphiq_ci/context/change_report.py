@@ -11,6 +11,7 @@ are the places that may now be wrong.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from graphiq_ci.context.code import read_lines
@@ -28,6 +29,9 @@ MAX_CALL_SITES = 8
 MAX_SIGNATURE_LINES = 15
 _CALLABLES = frozenset(k.value for k in CALLABLE_KINDS)
 _BODY_OPENERS = (":", "{", "=>", "=", "->")
+#: modifiers that make a definition visible wider: adding one asks nothing of its callers
+_WIDENING = frozenset({"public", "export", "pub", "open"})
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def changed_file_lines(diff: BranchDiff, hunks: dict[str, list[Hunk]]) -> list[ChangedFile]:
@@ -52,17 +56,22 @@ def signature_lines(lines: list[str], line: int, end_line: int) -> range:
 
 def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
                    hunks: dict[str, list[Hunk]], changed_lines: dict[str, set[int]],
-                   sources: dict[str, list[str]]) -> list[SymbolChange]:
-    """`sources`: files already read (the code units'), added to as more are needed."""
+                   sources: dict[str, list[str]], base_commit: str | None = None
+                   ) -> list[SymbolChange]:
+    """`sources`: files already read (the code units'), added to as more are needed;
+    `base_commit`: what the branch is compared with, to read a changed signature's old text."""
     out = []
+    old = _OldText(root, base_commit)
     for i in changed:
         path = g.path(i)
         touched = changed_lines.get(path, set())
         if path not in sources:
             sources[path] = read_lines(root, path)
         added = _inserted(hunks.get(path, []), g.lines[i], g.end_lines[i])
-        signature = (not added and g.kinds[i] in _CALLABLES and bool(
-            touched & set(signature_lines(sources[path], g.lines[i], g.end_lines[i]))))
+        sig = signature_lines(sources[path], g.lines[i], g.end_lines[i])
+        signature = (not added and g.kinds[i] in _CALLABLES and bool(touched & set(sig))
+                     and _asks_callers(old.signature(path, hunks.get(path, []), sig),
+                                       sources[path][sig.start - 1:sig.stop - 1]))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
         resolved = relations(store, g, i, limit=MAX_CALL_SITES).callers
         room = MAX_CALL_SITES - len(resolved)  # possible sites only where resolved ones leave room
@@ -86,3 +95,41 @@ def _inserted(hunks: list[Hunk], line: int, end_line: int) -> bool:
 
 def _updated(path: str, line: int, end_line: int, changed_lines: dict[str, set[int]]) -> bool:
     return any(line <= n <= end_line for n in changed_lines.get(path, ()))
+
+
+class _OldText:
+    """Signatures as the base had them: each changed file read once, with `git show`."""
+
+    def __init__(self, root: Path, base_commit: str | None) -> None:
+        self.root, self.base = root, base_commit
+        self.files: dict[str, list[str] | None] = {}
+
+    def signature(self, path: str, hunks: list[Hunk], sig: range) -> list[str] | None:
+        """The old lines of the signature now at `sig`, None when they cannot be read."""
+        from graphiq_ci.vcs.blame import old_span  # PR mode only
+        from graphiq_ci.vcs.repo import open_repo, text_at
+
+        span = old_span(hunks, sig.start, sig.stop - 1)
+        if self.base is None or span is None:
+            return None
+        if path not in self.files:
+            with open_repo(self.root) as repo:
+                text = text_at(repo, self.base, path)
+            self.files[path] = text.splitlines() if text is not None else None
+        lines = self.files[path]
+        if lines is None or span[0] > len(lines):
+            return None
+        old = signature_lines(lines, span[0], len(lines))
+        return lines[old.start - 1:old.stop - 1]
+
+
+def _asks_callers(old: list[str] | None, new: list[str]) -> bool:
+    """Whether a signature's change may ask something of its callers: not when the branch only
+    reformatted it or made it visible wider (`And(...)` -> `public And(...)`); a caller it no
+    longer reaches, a parameter, a default or a type does. True when the old text is unknown."""
+    if old is None:
+        return True
+    before, after = _TOKEN.findall(" ".join(old)), _TOKEN.findall(" ".join(new))
+    if [t for t in before if t not in _WIDENING] != [t for t in after if t not in _WIDENING]:
+        return True
+    return bool(_WIDENING.intersection(before) - set(after))  # a visibility taken away

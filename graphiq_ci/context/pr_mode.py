@@ -195,7 +195,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         ctx.notes.append("; ".join(diff.notes))
     ctx.changed_files = changed_file_lines(diff, hunks)
     ctx.changes = symbol_changes(store, g, root, chosen["changed"], hunks, changed_lines,
-                                 ctx.code.sources)
+                                 ctx.code.sources, diff.base_commit)
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
     ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}

@@ -262,3 +262,11 @@ def is_shallow(repo: Repo) -> bool:
 def has_remote(repo: Repo, name: str) -> bool:
     status, out, _ = run_git(repo, "remote")
     return status == 0 and name in out.split()
+
+
+def text_at(repo: Repo, commit: str, path: str) -> str | None:
+    """`path` as `commit` has it, or None (not there, binary-safe decoding of anything else)."""
+    if path.startswith("-") or commit.startswith("-"):
+        return None
+    status, out, _ = run_git(repo, "show", f"{commit}:{path}")
+    return out if status == 0 else None

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from .shop import Repo, feature_branch, graphiq
 
 FILES = {
@@ -129,3 +131,43 @@ def test_a_definition_the_branch_adds_is_added_not_a_signature_change(tmp_path: 
     changes = {by_id[c["id"]]: (c["added"], c["signature_changed"]) for c in data["changes"]}
     # the class gained a method (and the blank line before it): changed, not added
     assert changes == {"Client.close": (True, False), "Client": (False, False)}
+
+
+WORKER = {
+    "src/Worker.java": '''public class Worker {
+    int run(int n) {
+        return n;
+    }
+}
+''',
+    "src/Main.java": '''public class Main {
+    static int go() {
+        return new Worker().run(2);
+    }
+}
+''',
+}
+
+
+@pytest.mark.parametrize("old, new, asks", [
+    ("    int run(int n) {", "    public int run(int n) {", False),  # made visible wider
+    ("    int run(int n) {", "    int run( int n ) {", False),  # reformatted
+    ("    int run(int n) {", "    int run(int n, int m) {", True),  # a parameter more
+    ("    int run(int n) {", "    private int run(int n) {", True),  # no longer reached
+])
+def test_a_signature_change_warns_only_when_it_asks_something_of_the_callers(
+        tmp_path: Path, old: str, new: str, asks: bool) -> None:
+    """jsoup made `And(...)` `public`: its callers need nothing, and the comment listed them
+    as "not updated in this PR". The old signature is read from the base and compared
+    word by word, a widening modifier left out."""
+    repo = _branch(tmp_path, WORKER, ("src/Worker.java", old, new))
+
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    (change,) = [c for c in data["changes"] if by_id[c["id"]] == "Worker.run"]
+    assert change["signature_changed"] is asks
+    assert [(s["caller"], s["line"]) for s in change["not_updated"]] == (
+        [("Main.go", 3)] if asks else [])
+    markdown = graphiq("context", "--diff", cwd=repo.path).stdout
+    assert ("**signature changed**" in markdown) is asks, markdown
