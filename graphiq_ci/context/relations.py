@@ -191,24 +191,34 @@ def reaching_tests(g: GraphIndex, changed: list[int], hops: int = TEST_HOPS) -> 
 
     A changed test counts (its own change is what runs). The walk goes on through test
     helpers but stops at a test case, so one test's fixtures do not pull in every other test.
+    A call between two namesakes in one file (an overload handing on to another, Java's
+    static `parse(String)` to `parse()`) is no hop: to its callers it is one method.
     """
     start = list(dict.fromkeys(changed))
     chain: dict[int, tuple[int, ...]] = {i: (i,) for i in start}
+    nearest = dict.fromkeys(start, 0)  # hops from the change
     queue = deque((i, 0) for i in start)
     found: dict[int, tuple[int, ...]] = {}
     while queue:
         i, depth = queue.popleft()
+        if depth > nearest[i]:  # reached again, nearer, after it was queued
+            continue
         if g.is_test(i) and g.kinds[i] != "file":
             found.setdefault(i, chain[i])
             if i not in start and is_test_case(g, i):
                 continue
-        if depth == hops:
-            continue
         for j, _, code in incoming(g, i):
-            if j in chain or g.kinds[j] == "file" or not (code in USES or code in TESTS):
+            if g.kinds[j] == "file" or not (code in USES or code in TESTS):
                 continue
-            chain[j] = (j, *chain[i])
-            queue.append((j, depth + 1))
+            same = g.qualified[j] == g.qualified[i] and g.file_of[j] == g.file_of[i]
+            hop = depth if same else depth + 1
+            if hop > hops or nearest.get(j, hops + 1) <= hop:
+                continue
+            nearest[j], chain[j] = hop, (j, *chain[i])
+            if same:
+                queue.appendleft((j, hop))  # the queue stays in order of hops
+            else:
+                queue.append((j, hop))
     return [ReachingTest(place(g, i), case_id(g, i) if is_test_case(g, i) else "",
                          tuple(g.qualified[k] for k in via), i) for i, via in found.items()]
 

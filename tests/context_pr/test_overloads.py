@@ -80,3 +80,29 @@ def test_a_call_inside_a_second_namesake_is_listed_at_its_own_line(
     [change] = [c for c in data["changes"] if by_id.get(c["id"]) == changed]
     sites = [(s["caller"], f'{s["file"]}:{s["line"]}') for s in change["call_sites"]]
     assert sites == [(caller, at)]
+
+
+def test_an_overload_handing_on_to_its_namesake_is_no_hop(tmp_path: Path) -> None:
+    """`ParserTest` calls the static `parse(String)`, which hands on to `parse()`, which
+    calls `new And(n)`: three calls, but the first two are one method to a caller, so the
+    test is two hops from the constructor, as near as the comment's tests may be."""
+    files = {**JAVA, "src/test/java/sel/ParserTest.java": '''package sel;
+
+import org.junit.jupiter.api.Test;
+
+public class ParserTest {
+    @Test
+    public void testParsesTwo() {
+        Parser.parse("x");
+    }
+}
+'''}
+    repo = feature_branch(tmp_path / "repo", files,
+                          ("src/main/java/sel/And.java", "this.n = n;", "this.n = n + 0;"))
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    tests = out.stdout.split("Tests that reach the changed code", 1)[1].split("</details>")[0]
+    assert ("- `ParserTest.testParsesTwo` in `src/test/java/sel/ParserTest.java:6`, via "
+            "`Parser.parse` → `Parser.parse` → `And.And`") in tests, out.stdout
