@@ -336,10 +336,22 @@ def _nearest(tests: list[str], source: str) -> list[str]:
 
 
 def is_test_case(g: GraphIndex, i: int) -> bool:
-    """A test a runner can select by name: a callable or class in a test file named test…
-    (pytest's `test_x`, Go's `TestX`, JUnit's `testX`, a `TestCase` class)."""
-    return (g.is_test(i) and g.kinds[i] in ("function", "method", "class")
-            and g.names[i].lower().startswith("test"))
+    """A test a runner can select: a callable or class in a test file named test… (pytest's
+    `test_x`, Go's `TestX`, JUnit 3's `testX`, a `TestCase` class), or, in a language whose
+    runners pick tests by an attribute (`lang` data: JUnit's `@Test`, `#[test]`), a function
+    or method nothing calls. Three in four of jsoup's tests are named like
+    `parsesBooleanAttributes`: the comment listed none of them."""
+    if not g.is_test(i) or g.kinds[i] not in ("function", "method", "class"):
+        return False
+    if g.names[i].lower().startswith("test"):
+        return True
+    return (g.kinds[i] != "class" and _tests_by_attribute(g.path(i))
+            and not any(code in USES for _, _, code in g.inc[i]))
+
+
+def _tests_by_attribute(path: str) -> bool:
+    language = detect_language(path)
+    return language is not None and plugin_for(language).tests_by_attribute
 
 
 def case_id(g: GraphIndex, i: int) -> str:

@@ -50,6 +50,9 @@ class LanguageSpec(NamedTuple):
     # a programming language held at file level (no grammar here): its files are source
     # code, ranked as code, not as the docs and configuration the other text files are
     source: bool = False
+    # its test runners pick a test by an attribute on it (JUnit's `@Test`, Rust's `#[test]`,
+    # xUnit's `[Fact]`), not by its name: in a test file, a function nothing calls is a test
+    tests_by_attribute: bool = False
 
     @property
     def is_code(self) -> bool:

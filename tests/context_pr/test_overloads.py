@@ -106,3 +106,44 @@ public class ParserTest {
     tests = out.stdout.split("Tests that reach the changed code", 1)[1].split("</details>")[0]
     assert ("- `ParserTest.testParsesTwo` in `src/test/java/sel/ParserTest.java:6`, via "
             "`Parser.parse` → `Parser.parse` → `And.And`") in tests, out.stdout
+
+
+def test_a_junit_test_is_a_test_case_whatever_its_name(tmp_path: Path) -> None:
+    """JUnit picks `@Test` methods, not names: `parsesTwo` is a test case (nothing calls it),
+    `parse` is its helper (a test calls it). In Python a runner picks by name, so an uncalled
+    `check_root` in a test file is no test case."""
+    files = {**JAVA, **PYTHON,
+             "src/test/java/sel/ParserTest.java": '''package sel;
+
+import org.junit.jupiter.api.Test;
+
+public class ParserTest {
+    @Test
+    public void parsesTwo() {
+        parse();
+    }
+
+    private void parse() {
+        Parser.parse("x");
+    }
+}
+''',
+             "tests/test_paths.py": '''from paths import normalise
+
+
+def check_root():
+    assert normalise("/a/") == "a"
+'''}
+    repo = feature_branch(tmp_path / "repo", files,
+                          ("src/main/java/sel/And.java", "this.n = n;", "this.n = n + 0;"),
+                          ("paths.py", 'value.strip("/")', 'value.strip("/ ")'))
+
+    out = graphiq("affected", "--all", "--format", "json", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    cases = {f["path"]: {c["via"][0]: c["id"] for c in f["cases"]}
+             for f in json.loads(out.stdout)["files"]}
+    assert cases["src/test/java/sel/ParserTest.java"] == {
+        "ParserTest.parsesTwo": "src/test/java/sel/ParserTest.java::ParserTest::parsesTwo",
+        "ParserTest.parse": ""}  # a helper: reached, but no runner selects it
+    assert cases["tests/test_paths.py"] == {"check_root": ""}
