@@ -169,6 +169,6 @@ def _branch_change(ws: Workspace, base: str | None
     g = ws.graph()
     indexed = set(g.paths)
     hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
-    changed = branch_change(g, hunks, branch)[0]
+    changed = branch_change(g, ws.root, hunks, branch)[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
             notes + list(branch.notes), hunks)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
-from graphiq_ci.context.code import lead_units
+from graphiq_ci.context.code import lead_units, read_lines
 from graphiq_ci.context.git_signals import (
     EVIDENCE_LIFT,
     EVIDENCE_LIMIT,
@@ -22,6 +22,8 @@ from graphiq_ci.context.git_signals import (
 )
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
+from graphiq_ci.context.spans import leading_start
+from graphiq_ci.lang.registry import detect_language
 from graphiq_ci.model import EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import GraphIndex
@@ -42,20 +44,25 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def branch_change(g: GraphIndex, hunks: dict[str, list[Hunk]], diff: BranchDiff
+def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff
                   ) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on
-    the new side (a deletion marks the line after it), so the code shown can include them."""
+    the new side (a deletion marks the line after it), so the code shown can include them.
+    A definition's span starts at its attributes and doc comment (`spans.leading_start`)."""
     if not diff.files or diff.base_commit is None:
         return [], {}
     indexed = set(g.paths)
     paths = [p for p in diff.paths if p in indexed]
     wanted = {g.paths.index(p) for p in paths}  # file positions of the changed files
     mine = [i for i in range(len(g.ids)) if g.file_of[i] in wanted and g.kinds[i] != "file"]
+    sources = {p: read_lines(root, p) for p in paths if p in hunks}
+    languages = {p: detect_language(p) or "" for p in sources}
     spans = [(g.path(i), g.qualified[i], g.lines[i], g.end_lines[i]) for i in mine]
+    spans = [(p, q, leading_start(sources[p], a, languages[p]) if p in sources else a, b)
+             for p, q, a, b in spans]
     hunks = {p: hunks[p] for p in paths if p in hunks}
     found = changed_symbols(hunks, spans)
-    key = {(g.path(i), g.qualified[i], g.lines[i]): i for i in mine}
+    key = {span[:3]: i for i, span in zip(mine, spans, strict=True)}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
     lines = {path: {n for h in hs for n in (h.new_lines or [max(1, h.new_start + 1)])}
              for path, hs in hunks.items()}
@@ -122,7 +129,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
-    changed, changed_lines = branch_change(g, hunks, diff)
+    changed, changed_lines = branch_change(g, root, hunks, diff)
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards

@@ -7,7 +7,13 @@ function keeps what is nested in it), without blank lines at either end.
 
 from __future__ import annotations
 
+import re
+
 from graphiq_ci.lang import plugin_for
+
+#: a line of a comment (`//`, `/** … */`, `#`, `--`); not a C preprocessor directive
+_COMMENT = re.compile(r"(//|/\*|\*|--|#(?!\s*(include|define|undef|if|ifdef|ifndef|else|elif|"
+                      r"endif|pragma|import)\b|\[|!\[))")
 
 
 def attached_start(lines: list[str], line: int, language: str) -> int:
@@ -20,6 +26,27 @@ def attached_start(lines: list[str], line: int, language: str) -> int:
            and lines[line - 2].lstrip().startswith(prefixes)):
         line -= 1
     return line
+
+
+def leading_start(lines: list[str], line: int, language: str) -> int:
+    """The first line written above a definition for it: its attributes and the comment
+    directly above them or it (a Javadoc, `///`, `#` lines). A change there is a change to
+    that definition: a Javadoc edit above jsoup's `Document.createShell` was reported as a
+    change to the class `Document`, whose thousand callers then filled the PR comment."""
+    start = attached_start(lines, line, language)
+    while 1 < start <= len(lines) + 1:
+        above = lines[start - 2].strip()
+        if above.endswith("*/"):  # a block comment, its inner lines as they are written
+            opens = next((n for n in range(start - 1, 0, -1) if "/*" in lines[n - 1]), None)
+            if opens is None:
+                break
+            start = opens
+        elif _COMMENT.match(above):
+            start -= 1
+        else:
+            break
+        start = attached_start(lines, start, language)
+    return start
 
 
 def gaps(lines: list[int]) -> list[tuple[int, int]]:

@@ -171,3 +171,26 @@ def test_a_signature_change_warns_only_when_it_asks_something_of_the_callers(
         [("Main.go", 3)] if asks else [])
     markdown = graphiq("context", "--diff", cwd=repo.path).stdout
     assert ("**signature changed**" in markdown) is asks, markdown
+
+
+def test_a_doc_comment_change_is_a_change_to_the_definition_below_it(tmp_path: Path) -> None:
+    """The Javadoc above a method lies outside the method's node: a PR editing only it was
+    reported as a change to the whole class (jsoup's `Document`, a thousand callers)."""
+    files = {**WORKER, "src/Worker.java": '''public class Worker {
+    int size;
+
+    /**
+     Runs the job once.
+     */
+    int run(int n) {
+        return n;
+    }
+}
+'''}
+    repo = _branch(tmp_path, files, ("src/Worker.java", "Runs the job once.", "Runs it."))
+
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    assert [by_id[i] for i in data["sections"]["changed"]] == ["Worker.run"]
+    assert [by_id[c["id"]] for c in data["changes"]] == ["Worker.run"]
