@@ -29,8 +29,10 @@ MAX_CALL_SITES = 8
 MAX_SIGNATURE_LINES = 15
 _CALLABLES = frozenset(k.value for k in CALLABLE_KINDS)
 _BODY_OPENERS = (":", "{", "=>", "=", "->")
-#: modifiers that make a definition visible wider: adding one asks nothing of its callers
-_WIDENING = frozenset({"public", "export", "pub", "open"})
+#: modifiers whose addition asks nothing of a definition's callers: a wider visibility
+#: (`public`, `export`, `pub`, `open`) or a promise about the body (`const`, `final`, …)
+_ASKS_NOTHING = frozenset({"public", "export", "pub", "open", "const", "final",
+                           "synchronized", "inline", "override"})
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -125,11 +127,14 @@ class _OldText:
 
 def _asks_callers(old: list[str] | None, new: list[str]) -> bool:
     """Whether a signature's change may ask something of its callers: not when the branch only
-    reformatted it or made it visible wider (`And(...)` -> `public And(...)`); a caller it no
-    longer reaches, a parameter, a default or a type does. True when the old text is unknown."""
+    reformatted it or added a modifier that asks nothing (`And(...)` -> `public And(...)`,
+    axum's `pub fn max` -> `pub const fn max`); a parameter, a default, a type or a modifier
+    taken away (a narrower visibility, `const` a caller relied on) does. True when the old
+    text is unknown."""
     if old is None:
         return True
     before, after = _TOKEN.findall(" ".join(old)), _TOKEN.findall(" ".join(new))
-    if [t for t in before if t not in _WIDENING] != [t for t in after if t not in _WIDENING]:
+    if [t for t in before if t not in _ASKS_NOTHING] != \
+            [t for t in after if t not in _ASKS_NOTHING]:
         return True
-    return bool(_WIDENING.intersection(before) - set(after))  # a visibility taken away
+    return bool(_ASKS_NOTHING.intersection(before) - set(after))

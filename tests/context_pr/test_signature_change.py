@@ -152,14 +152,16 @@ WORKER = {
 @pytest.mark.parametrize("old, new, asks", [
     ("    int run(int n) {", "    public int run(int n) {", False),  # made visible wider
     ("    int run(int n) {", "    int run( int n ) {", False),  # reformatted
+    ("    int run(int n) {", "    final int run(int n) {", False),  # a promise about the body
     ("    int run(int n) {", "    int run(int n, int m) {", True),  # a parameter more
     ("    int run(int n) {", "    private int run(int n) {", True),  # no longer reached
 ])
 def test_a_signature_change_warns_only_when_it_asks_something_of_the_callers(
         tmp_path: Path, old: str, new: str, asks: bool) -> None:
-    """jsoup made `And(...)` `public`: its callers need nothing, and the comment listed them
-    as "not updated in this PR". The old signature is read from the base and compared
-    word by word, a widening modifier left out."""
+    """jsoup made `And(...)` `public`, axum `pub fn max` a `pub const fn`: their callers need
+    nothing, and the comment listed them as "not updated in this PR". The old signature is
+    read from the base and compared word by word, an added modifier that asks nothing of a
+    caller left out."""
     repo = _branch(tmp_path, WORKER, ("src/Worker.java", old, new))
 
     data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
