@@ -13,7 +13,9 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
     @comment            a comment (names mentioned in it become comment references)
     @binding            a variable whose type the file shows: @name (or @attribute, a member
                         of the enclosing class) and its declared @type, or the type a
-                        constructor call @constructs; see receivers.py
+                        constructor call @constructs, or @constructs.new: a constructor
+                        function named New/new and the type (Go's `NewProgram(…)`: a
+                        Program); see receivers.py
     @owner              inside a definition: the type a method belongs to when it is not
                         nested in it (a Go receiver)
     @declaration        on a definition node too: it only declares the name (a C prototype),
@@ -337,9 +339,11 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
             elif role == _BINDING:
                 named = caps.get("name") or caps.get("attribute")
                 typed = caps.get("type") or caps.get("constructs")
-                if named and typed:
+                made = caps.get("constructs.new")  # `NewProgram` -> Program
+                if named and (typed or made):
                     bindings.append((node.start_byte, node_text(named[0]), "attribute" in caps,
-                                     node_text(typed[0]), "type" in caps))
+                                     node_text(typed[0]) if typed else node_text(made[0])[3:],
+                                     "type" in caps))
             elif role == _DECORATOR:
                 decorators.append((node.start_byte, node.end_byte, decorated_at(node)))
             else:  # a comment

@@ -74,8 +74,10 @@ def external():
 }
 GO = {
     "go.mod": "module shop\n",
-    "pool.go": "package shop\n\ntype Pool struct{}\n\nfunc (p *Pool) Take() int { return 1 }\n",
-    "queue.go": "package shop\n\ntype Queue struct{}\n\nfunc (q Queue) Take() int { return 2 }\n",
+    "pool.go": "package shop\n\ntype Pool struct{}\n\nfunc (p *Pool) Take() int { return 1 }\n\n"
+               "func NewPool() *Pool { return &Pool{} }\n",
+    "queue.go": "package shop\n\ntype Queue struct{}\n\nfunc (q Queue) Take() int { return 2 }\n\n"
+                "func newQueue() (Queue, error) { return Queue{}, nil }\n",
     "client.go": """package shop
 
 type Client struct {
@@ -92,6 +94,17 @@ func Constructed() int {
 }
 
 func Unknown(x interface{ Take() int }) int { return x.Take() }
+
+func ByConstructor() int {
+	p := NewPool()
+	q, _ := newQueue()
+	return p.Take() + q.Take()
+}
+
+func ByOtherCall() int {
+	p := Pools()[0]
+	return p.Take()
+}
 """,
 }
 RUST = {
@@ -170,8 +183,11 @@ def test_go_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
     run_index(repo)
     edges = calls(repo)
     assert {("Client.Get", "Pool.Take"), ("Annotated", "Queue.Take"),
-            ("Constructed", "Pool.Take")} <= edges
-    assert not {dst for src, dst in edges if src == "Unknown"} & {"Pool.Take", "Queue.Take"}
+            ("Constructed", "Pool.Take"),
+            ("ByConstructor", "Pool.Take"), ("ByConstructor", "Queue.Take"),  # NewPool, newQueue
+            } <= edges
+    assert not {dst for src, dst in edges if src in ("Unknown", "ByOtherCall")} & {
+        "Pool.Take", "Queue.Take"}
 
 
 def test_rust_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:

@@ -171,7 +171,7 @@
 (comment) @comment
 
 ; Receiver types (lang/receivers.py): receivers, parameters, `var x T`, struct fields, and what
-; `x := T{}` / `x := &T{}` construct.
+; `x := T{}` / `x := &T{}` / `x := NewT()` construct.
 (parameter_declaration name: (identifier) @name
   type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding
 (var_spec name: (identifier) @name type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding
@@ -180,3 +180,8 @@
 (short_var_declaration left: (expression_list . (identifier) @name)
   right: (expression_list . [(composite_literal type: (type_identifier) @constructs)
                              (unary_expression operand: (composite_literal type: (type_identifier) @constructs))])) @binding
+; Go's constructors are functions by convention: `p := NewProgram(m)` (or `p, err := …`,
+; `newProgram`) makes a Program.
+(short_var_declaration left: (expression_list . (identifier) @name)
+  right: (expression_list . (call_expression function: (identifier) @constructs.new))
+  (#match? @constructs.new "^[Nn]ew[A-Z]")) @binding
