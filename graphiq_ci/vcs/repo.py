@@ -265,7 +265,7 @@ def has_remote(repo: Repo, name: str) -> bool:
 
 
 def text_at(repo: Repo, commit: str, path: str) -> str | None:
-    """`path` as `commit` has it, or None (not there, binary-safe decoding of anything else)."""
+    """`path` as `commit` has it (decoded as run_git decodes), or None where it has none."""
     if path.startswith("-") or commit.startswith("-"):
         return None
     status, out, _ = run_git(repo, "show", f"{commit}:{path}")
