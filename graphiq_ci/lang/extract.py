@@ -340,10 +340,11 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 named = caps.get("name") or caps.get("attribute")
                 typed = caps.get("type") or caps.get("constructs")
                 made = caps.get("constructs.new")  # `NewProgram` -> Program
-                if named and (typed or made):
+                type_name = node_text(typed[0]) if typed else node_text(made[0])[3:] if made \
+                    else ""
+                if named and type_name:
                     bindings.append((node.start_byte, node_text(named[0]), "attribute" in caps,
-                                     node_text(typed[0]) if typed else node_text(made[0])[3:],
-                                     "type" in caps))
+                                     type_name, "type" in caps))
             elif role == _DECORATOR:
                 decorators.append((node.start_byte, node.end_byte, decorated_at(node)))
             else:  # a comment
