@@ -196,3 +196,18 @@ def test_a_doc_comment_change_is_a_change_to_the_definition_below_it(tmp_path: P
     by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
     assert [by_id[i] for i in data["sections"]["changed"]] == ["Worker.run"]
     assert [by_id[c["id"]] for c in data["changes"]] == ["Worker.run"]
+
+
+def test_the_summary_counts_the_callers_outside_the_change(tmp_path: Path) -> None:
+    """jq's `binop_multiply` calls the new `jv_string_repeat` and both changed: the summary's
+    count is of the callers the change leaves, and says so; the symbol's own line counts
+    every caller."""
+    files = {"calc.py": "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n"}
+    repo = _branch(tmp_path, files, ("calc.py", "return 1", "return 2"),
+                   ("calc.py", "return helper()", "return helper() + 1"))
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    assert "**2** changed symbols · **0** callers outside the change · " in out.stdout
+    assert "- `helper` (function) in `calc.py:1` · 1 caller\n" in out.stdout
