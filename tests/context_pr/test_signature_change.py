@@ -211,3 +211,29 @@ def test_the_summary_counts_the_callers_outside_the_change(tmp_path: Path) -> No
     assert out.returncode == 0, out.stderr
     assert "**2** changed symbols · **0** callers outside the change · " in out.stdout
     assert "- `helper` (function) in `calc.py:1` · 1 caller\n" in out.stdout
+
+
+@pytest.mark.parametrize("path, source, old, new, changed", [
+    ("fetch.py", "import functools\n\n\n# Retries a flaky call.\n@functools.cache\n"
+                 "def fetch(url):\n    return url\n",
+     "# Retries a flaky call.", "# Retries a flaky call, once.", "fetch"),
+    ("src/lib.rs", "/// Clamps x.\n#[inline]\npub fn clamp(x: u8) -> u8 {\n    x.min(3)\n}\n",
+     "/// Clamps x.", "/// Clamps x to three.", "clamp"),
+    ("clamp.c", "#include \"limits.h\"\nint clamp(int x) {\n    return x > 3 ? 3 : x;\n}\n",
+     "limits.h", "bounds.h", None),
+])
+def test_a_comment_or_attribute_above_a_definition_is_its_own(
+        tmp_path: Path, path: str, source: str, old: str, new: str, changed: str | None) -> None:
+    """A `#` comment over a decorator, a `///` doc over an attribute: the definition below
+    changed. A C preprocessor line is no comment: editing the `#include` right above a
+    function changes no function."""
+    repo = _branch(tmp_path, {path: source}, (path, old, new))
+
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    names = [by_id[i] for i in data["sections"]["changed"]]
+    if changed is None:
+        assert "clamp" not in names, names
+    else:
+        assert names == [changed]
