@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from graphiq_ci.vcs.refs import head_commit_from_files
 
 if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not pay for it
     from graphiq_ci.index.parse import FileRecord
+    from graphiq_ci.index.writer import Writer
 
 BATCH_FILES = 200
 #: below this many files to parse, a process pool costs more than it saves
@@ -147,6 +149,61 @@ def run_index(repo: Path, *, full: bool = False, config: Config | None = None,
     return report
 
 
+def _write_batches(store: Store, writer: Writer, root: Path, config: Config,
+                   report: IndexReport, records: Iterator[FileRecord]) -> None:
+    """Write each record as it arrives, BATCH_FILES to a transaction.
+
+    A record is written while the workers parse the next ones: the writer's work (two fifths
+    of the parse workers' on zod) overlaps theirs, where collecting a whole batch first left
+    the writer idle until it came and the workers idle while its last batch was written. The
+    phase log says `parse` while the writer waits for a record and `write N` while it writes.
+    """
+    conn = store.conn
+    batches = 0
+    phase("parse")
+    arrived = next(records, None)
+    while arrived is not None:
+        batches += 1
+        with store.transaction():
+            marked = False
+            for rec in chain([arrived], islice(records, BATCH_FILES - 1)):
+                phase(f"write {batches}")
+                if config.languages is not None and rec.language not in config.languages:
+                    rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", False
+                # read inside the write transaction: another process may have indexed this
+                # file since `known` was read, and writing over it blind duplicates symbols
+                old = conn.execute("SELECT content_hash FROM files WHERE path = ?",
+                                   (rec.path,)).fetchone()
+                if old is not None and old[0] == rec.content_hash and rec.content_hash:
+                    writer.touch(rec)
+                    report.unchanged_content.append(rec.path)
+                else:
+                    if not marked:  # a batch that only touched files leaves nothing to resolve
+                        store.set_meta("pending", "1")
+                        marked = True
+                    _write_one(writer, root, config, report, rec, existed=old is not None)
+                phase("parse")  # waiting for the workers
+            phase(f"fts {batches}")
+            writer.write_fts()
+        phase("parse")
+        arrived = next(records, None)
+
+
+def _write_one(writer: Writer, root: Path, config: Config, report: IndexReport,
+               rec: FileRecord, existed: bool) -> None:
+    """Write a record whose content is not the indexed one, and report it."""
+    if rec.same_as_indexed:  # another process re-indexed it since: parse it now
+        from graphiq_ci.index.parse import parse_file
+
+        rec = parse_file(str(root), rec.path, rec.mtime_ns, rec.size, config.max_file_size)
+    writer.write(rec, existed=existed)
+    report.parsed.append(rec.path)
+    if rec.skip_reason:
+        report.skipped[rec.path] = rec.skip_reason
+    elif rec.parse_error:
+        report.parse_errors[rec.path] = rec.parse_error
+
+
 def selected(files: list[FileStat], config: Config) -> list[FileStat]:
     """`include` / `exclude` globs from `.graphiq.yml` (gitignore syntax); the order kept is the
     order a full run writes files in, which a merge of shards reproduces."""
@@ -206,54 +263,10 @@ def _run(store: Store, root: Path, full: bool, config: Config,
         from graphiq_ci.index.writer import Writer
 
         writer = Writer(store)
-    batch: list[FileRecord] = []
-
-    batches = 0
-
-    def flush() -> None:
-        nonlocal batches
-        batches += 1
-        phase(f"write {batches}")
-        with store.transaction():
-            marked = False
-            for rec in batch:
-                # read inside the write transaction: another process may have indexed this
-                # file since `known` was read, and writing over it blind duplicates symbols
-                old = conn.execute("SELECT content_hash FROM files WHERE path = ?",
-                                   (rec.path,)).fetchone()
-                if old is not None and old[0] == rec.content_hash and rec.content_hash:
-                    writer.touch(rec)
-                    report.unchanged_content.append(rec.path)
-                    continue
-                if rec.same_as_indexed:  # another process re-indexed it since: parse it now
-                    from graphiq_ci.index.parse import parse_file
-
-                    rec = parse_file(str(root), rec.path, rec.mtime_ns, rec.size,
-                                     config.max_file_size)
-                if not marked:  # a batch that only touched files leaves nothing to resolve
-                    store.set_meta("pending", "1")
-                    marked = True
-                writer.write(rec, existed=old is not None)
-                report.parsed.append(rec.path)
-                if rec.skip_reason:
-                    report.skipped[rec.path] = rec.skip_reason
-                elif rec.parse_error:
-                    report.parse_errors[rec.path] = rec.parse_error
-            phase(f"fts {batches}")
-            writer.write_fts()
-        phase("parse")  # waiting for the workers again
-        batch.clear()
-
     indexed = {} if full else {path: h for path, (_, _, h) in known.items() if h}
-    phase("parse")
-    for rec in _parse_all(root, todo, config.max_file_size, indexed, progress):
-        if config.languages is not None and rec.language not in config.languages:
-            rec.skip_reason, rec.parsed = "language not enabled in .graphiq.yml", False
-        batch.append(rec)
-        if len(batch) >= BATCH_FILES:
-            flush()
-    if batch:
-        flush()
+    if todo:
+        _write_batches(store, writer, root, config, report,
+                       _parse_all(root, todo, config.max_file_size, indexed, progress))
     if gone:
         with store.transaction():
             store.set_meta("pending", "1")
