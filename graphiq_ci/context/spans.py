@@ -38,8 +38,8 @@ def leading_start(lines: list[str], line: int, language: str) -> int:
         above = lines[start - 2].strip()
         if above.endswith("*/"):  # a block comment, its inner lines as they are written
             opens = next((n for n in range(start - 1, 0, -1) if "/*" in lines[n - 1]), None)
-            if opens is None:
-                break
+            if opens is None or not lines[opens - 1].lstrip().startswith("/*"):
+                break  # `import …; /* why */`: code that ends in a comment is no doc comment
             start = opens
         elif _COMMENT.match(above):
             start -= 1

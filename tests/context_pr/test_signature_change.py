@@ -221,12 +221,17 @@ def test_the_summary_counts_the_callers_outside_the_change(tmp_path: Path) -> No
      "/// Clamps x.", "/// Clamps x to three.", "clamp"),
     ("clamp.c", "#include \"limits.h\"\nint clamp(int x) {\n    return x > 3 ? 3 : x;\n}\n",
      "limits.h", "bounds.h", None),
+    # a line of code that ends in a comment documents itself, not the function below
+    ("clamp.js", "import { cap } from './cap.js'; /* the cap */\n"
+                 "export function clamp(x) {\n  return x > cap ? cap : x;\n}\n",
+     "./cap.js", "./caps.js", None),
 ])
 def test_a_comment_or_attribute_above_a_definition_is_its_own(
         tmp_path: Path, path: str, source: str, old: str, new: str, changed: str | None) -> None:
     """A `#` comment over a decorator, a `///` doc over an attribute: the definition below
-    changed. A C preprocessor line is no comment: editing the `#include` right above a
-    function changes no function."""
+    changed. A C preprocessor line is no comment, nor is a line of code ending in one:
+    editing the `#include` or an `import …; /* … */` right above a function changes no
+    function."""
     repo = _branch(tmp_path, {path: source}, (path, old, new))
 
     data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
