@@ -165,6 +165,9 @@ HOSTILE_FILES: dict[str, bytes | str] = {
     "utf16.py": "def utf16_function():\n    return 1\n".encode("utf-16"),
     # the NUL at byte 12 031 is past the 8 KiB that parse.py (like git) sniffs: a text file
     "nul_late.py": "def before_nul():\n    return 1\n" + "# pad\n" * 2000 + "\0",
+    # a PDF-based drawing: 19 KB of text, then binary streams; indexed, it was words of noise
+    "logo.ai": b"%PDF-1.6\r%\xe2\xe3\xcf\xd3\r\n" + b"/Metadata 2 0 R\n" * 1200
+               + b"stream\r\n\x78\x9c\0\x8f\xff\0",
     "empty.py": "",
     "only_comment.rb": "# nothing here\n",
     "dir with spaces/file name.py": "def spaced_function():\n    return 1\n",
@@ -181,6 +184,7 @@ PARSED = ["ok.py", "nested_parens.py", "nested_lists.js", "nested_blocks.js", "n
           "nul_late.py"]
 SKIPPED = {"binary.py": "binary", "image.png": "binary", "huge.py": "larger than",
            "bundle.min.js": "minified", "minified.js": "minified", "utf16.py": "binary",
+           "logo.ai": "binary",
            "generated.ex": "a line of 150009 bytes: generated",
            "loop_a": "symlink loop", "loop_b": "symlink loop",
            "escape.py": "outside the repository", "escape_dir": "outside the repository",
