@@ -153,7 +153,7 @@ def _write_batches(store: Store, writer: Writer, root: Path, config: Config,
                    report: IndexReport, records: Iterator[FileRecord]) -> None:
     """Write each record as it arrives, BATCH_FILES to a transaction.
 
-    A record is written while the workers parse the next ones: the writer's work (two fifths
+    A record is written while the workers parse the next ones: the writer's work (a third
     of the parse workers' on zod) overlaps theirs, where collecting a whole batch first left
     the writer idle until it came and the workers idle while its last batch was written. The
     phase log says `parse` while the writer waits for a record and `write N` while it writes.
