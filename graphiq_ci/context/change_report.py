@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphiq_ci.context.code import read_lines
 from graphiq_ci.context.dispatch import possible_callers
@@ -22,6 +23,9 @@ from graphiq_ci.model import CALLABLE_KINDS
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.store import Store
 from graphiq_ci.vcs import BranchDiff, Hunk
+
+if TYPE_CHECKING:  # opened in PR mode only
+    from graphiq_ci.vcs.repo import Repo
 
 #: call sites listed per changed symbol (the count says how many there are in all)
 MAX_CALL_SITES = 8
@@ -100,10 +104,12 @@ def _updated(path: str, line: int, end_line: int, changed_lines: dict[str, set[i
 
 
 class _OldText:
-    """Signatures as the base had them: each changed file read once, with `git show`."""
+    """Signatures as the base had them: each changed file read once, with `git show`, from
+    the repository opened once (opening it is a git process of its own)."""
 
     def __init__(self, root: Path, base_commit: str | None) -> None:
         self.root, self.base = root, base_commit
+        self.repo: Repo | None = None
         self.files: dict[str, list[str] | None] = {}
 
     def signature(self, path: str, hunks: list[Hunk], sig: range) -> list[str] | None:
@@ -115,8 +121,10 @@ class _OldText:
         if self.base is None or span is None:
             return None
         if path not in self.files:
-            with open_repo(self.root) as repo:
-                text = text_at(repo, self.base, path)
+            if self.repo is None:
+                with open_repo(self.root) as repo:
+                    self.repo = repo
+            text = text_at(self.repo, self.base, path)  # run_git: a failure is None, no raise
             self.files[path] = text.splitlines() if text is not None else None
         lines = self.files[path]
         if lines is None or span[0] > len(lines):
