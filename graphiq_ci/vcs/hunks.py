@@ -21,12 +21,19 @@ class Hunk(NamedTuple):
     A pure insertion has old_count 0 and old_start = the old line it follows;
     a pure deletion has new_count 0 and new_start = the new line it follows
     (0 = top of file), as in git's unified diff.
+
+    `blank_new` and `blank_old` count the hunk's blank lines on each side, where the patch
+    text was read (`parse_unified_zero`; a hunk made from line counts alone has none): a
+    blank line added or removed between two methods changes neither, nor the class around
+    them.
     """
 
     old_start: int
     old_count: int
     new_start: int
     new_count: int
+    blank_new: frozenset[int] = frozenset()  # the new side's blank lines, by line number
+    blank_old: int = 0  # how many of the removed lines were blank
 
     @property
     def new_lines(self) -> range:
@@ -67,13 +74,15 @@ def _side_path(line: str, prefix: str) -> str | None:
 
 
 def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
-    """Hunks per path (new path; old path for deletions) from `git diff -U0` output."""
+    """Hunks per path (new path; old path for deletions) from `git diff -U0` output, each
+    with its blank lines on either side (see `Hunk`)."""
     result: dict[str, list[Hunk]] = {}
     old_path: str | None = None
     current: list[Hunk] | None = None
+    added = -1  # the current hunk's `+` lines so far; -1: between a file's header and hunks
     for line in patch.split("\n"):
         if line.startswith("diff --git "):
-            old_path, current = None, None
+            old_path, current, added = None, None, -1
         elif line.startswith("--- ") and current is None:
             old_path = _side_path(line, "a/")
         elif line.startswith("+++ ") and current is None:
@@ -90,6 +99,16 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
                     1 if new_count is None else int(new_count),
                 )
             )
+            added = 0
+        elif current and added >= 0 and line[:1] in ("+", "-"):
+            hunk = current[-1]
+            if line[0] == "+":
+                if not line[1:].strip():
+                    current[-1] = hunk._replace(
+                        blank_new=hunk.blank_new | {hunk.new_start + added})
+                added += 1
+            elif not line[1:].strip():
+                current[-1] = hunk._replace(blank_old=hunk.blank_old + 1)
     return result
 
 

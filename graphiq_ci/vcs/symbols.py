@@ -67,9 +67,9 @@ def changed_symbols(
 ) -> list[ChangedSymbol]:
     """Attribute each changed line to the innermost symbol span containing it.
 
-    Within a hunk the first min(old, new) lines count as modified, the surplus as
-    added or removed. Lines outside every span (imports, module code) are not
-    reported. Result is ordered by path, then line.
+    Within a hunk the first min(old, new) lines that are not blank count as modified, the
+    surplus as added or removed; blank lines count for nothing. Lines outside every span
+    (imports, module code) are not reported. Result is ordered by path, then line.
     """
     spans_by_path: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
@@ -90,13 +90,16 @@ def changed_symbols(
         for hunk in file_hunks:
             lo, hi = hunk.new_start, hunk.new_start + max(hunk.new_count, 1)
             nearby = _by_size(s for s in file_spans if s[2] <= hi and s[3] >= lo)
-            rewritten = min(hunk.old_count, hunk.new_count)
-            for offset, line in enumerate(hunk.new_lines):
+            # blank lines change no definition: the one a method added after its closing
+            # brace reported the whole class as changed, and its callers as the PR's reach
+            written = [n for n in hunk.new_lines if n not in hunk.blank_new]
+            rewritten = min(hunk.old_count - hunk.blank_old, len(written))
+            for offset, line in enumerate(written):
                 charge(_innermost(nearby, line), 2 if offset < rewritten else 0)
-            surplus_removed = hunk.old_count - rewritten
+            surplus_removed = hunk.old_count - hunk.blank_old - rewritten
             if surplus_removed:
                 owner = (
-                    _innermost(nearby, hunk.new_lines[-1])
+                    _innermost(nearby, (written or hunk.new_lines)[-1])
                     if hunk.new_count
                     else _deletion_owner(nearby, hunk.new_start)
                 )

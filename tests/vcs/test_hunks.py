@@ -94,3 +94,20 @@ def test_content_lines_that_look_like_headers_are_not_headers():
         "+y\n"
     )
     assert parse_unified_zero(patch) == {"q.sql": [Hunk(3, 1, 3, 1), Hunk(7, 0, 8, 2)]}
+
+
+
+def test_blank_lines_are_recorded_on_each_side(new_repo):
+    """A hunk knows which of its new lines are blank and how many of its removed lines were,
+    so that attributing it to definitions can leave them out (test_symbols.py)."""
+    repo = new_repo()
+    base = repo.commit({"f.txt": LINES})
+    # a blank line, a text line and a line of spaces inserted after line 2; line 7 blanked
+    text = edit(edit(LINES, 7, [""], drop=1), 3, ["", "new", "   "])
+    repo.commit({"f.txt": text})
+    assert changed_hunks(repo.path, base) == {"f.txt": [
+        Hunk(2, 0, 3, 3, blank_new=frozenset({3, 5})),
+        Hunk(7, 1, 10, 1, blank_new=frozenset({10}))]}
+    head = repo.sha()
+    repo.write({"f.txt": edit(text, 5, drop=1)})  # the line of spaces removed again
+    assert changed_hunks(repo.path, head) == {"f.txt": [Hunk(5, 1, 4, 0, blank_old=1)]}

@@ -107,3 +107,16 @@ def test_whole_function_deleted_between_others_belongs_to_nobody(new_repo):
 def test_lines_outside_every_span_are_ignored():
     assert changed_symbols({"p.py": [Hunk(0, 0, 1, 2)]}, [("p.py", "f", 5, 9)]) == []
     assert changed_symbols({"p.py": [Hunk(0, 0, 1, 2)]}, []) == []
+
+
+def test_blank_lines_change_no_definition(new_repo):
+    """A method added with a blank line before it changes the method, not the class around
+    it: that blank line is the class's own, and reporting the class brought every caller of
+    its constructor into the PR comment. A line emptied is still a line removed."""
+    before = "class C:\n    def a(self):\n        a_0 = 0\n        return a_0\n"
+    after = before + "\n    def b(self):\n        return 2\n"
+    assert names(run(new_repo("added"), before, after)) == {"C.b": (2, 0, 0)}
+    emptied = before.replace("        a_0 = 0\n", "\n")
+    assert names(run(new_repo("emptied"), before, emptied)) == {"C.a": (0, 1, 0)}
+    spaced = before.replace("    def a", "\n\n    def a")  # blank lines only: nothing changed
+    assert run(new_repo("spaced"), before, spaced) == []
