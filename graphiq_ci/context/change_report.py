@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from graphiq_ci.context.code import read_lines
 from graphiq_ci.context.dispatch import possible_callers
 from graphiq_ci.context.model import CallSite, ChangedFile, SymbolChange
-from graphiq_ci.context.relations import USES, incoming, relations
+from graphiq_ci.context.relations import USES, Place, incoming, relations
 from graphiq_ci.model import CALLABLE_KINDS
 from graphiq_ci.search import GraphIndex
 from graphiq_ci.store import Store
@@ -79,7 +79,8 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
                      and _asks_callers(old.signature(path, hunks.get(path, []), sig),
                                        sources[path][sig.start - 1:sig.stop - 1]))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
-        resolved = relations(store, g, i, limit=MAX_CALL_SITES).callers
+        rel = relations(store, g, i, limit=MAX_CALL_SITES)
+        resolved = rel.callers
         room = MAX_CALL_SITES - len(resolved)  # possible sites only where resolved ones leave room
         shown = {r.qualified for r in resolved}
         possible = [p for p in possible_callers(store, g, i, MAX_CALL_SITES)
@@ -87,8 +88,21 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
         sites = [CallSite(p.qualified, p.file, p.at or p.line,
                           _updated(p.file, p.line, p.end_line, changed_lines), k >= len(resolved))
                  for k, p in enumerate([*resolved, *possible])]
+        if signature:  # a test calling the old signature breaks as any caller does
+            sites += _test_sites(g, i, rel.tests, changed_lines)[:MAX_CALL_SITES]
         out.append(SymbolChange(g.ids[i], signature, len(callers), sites, added))
     return out
+
+
+def _test_sites(g: GraphIndex, i: int, tests: list[Place], changed_lines: dict[str, set[int]]
+                ) -> list[CallSite]:
+    """The tests among `tests` (relations' list) that call `i` themselves, not those linked to
+    it by name or by a test path alone."""
+    calling = {(g.path(j), g.lines[j]) for j, _, code in incoming(g, i)
+               if code in USES and g.is_test(j)}
+    return [CallSite(t.qualified, t.file, t.at or t.line,
+                     _updated(t.file, t.line, t.end_line, changed_lines), test=True)
+            for t in tests if (t.file, t.line) in calling]
 
 
 def _inserted(hunks: list[Hunk], line: int, end_line: int) -> bool:

@@ -32,6 +32,7 @@ class CallSite(NamedTuple):
     line: int  # the call's line
     updated: bool  # the PR changed a line of the caller
     possible: bool = False  # an unresolved call of its name that may dispatch to it
+    test: bool = False  # a test's call: listed only when the signature changed (it breaks too)
 
 
 class SymbolChange(NamedTuple):

@@ -113,6 +113,41 @@ def test_an_override_is_called_wherever_the_method_it_overrides_is(tmp_path: Pat
     assert "NumberSchema._parse" not in [s["caller"] for s in change["call_sites"]]
 
 
+def test_a_test_calling_the_old_signature_is_a_caller_left_behind(tmp_path: Path) -> None:
+    """Tests are listed apart from callers, but a test that calls the changed signature breaks
+    as any caller does: it is among the callers not updated, marked as a test. Left out, the
+    comment on bubbletea's `readInputs(input)` -> `readInputs(ctx, msgs, input)` warned of
+    nothing, while `TestReadInput` still called it the old way."""
+    files = {**FILES, "tests/test_client.py": '''from client import Client
+
+
+def test_send():
+    assert Client().send("x") == "x"
+'''}
+    repo = _branch(
+        tmp_path, files,
+        ("client.py", "    def send(self, body):\n", "    def send(self, body, timeout):\n"))
+
+    out = graphiq("context", "--diff", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    changed = out.stdout.split("#### What changed", 1)[1].split("####", 1)[0]
+    assert "  - `test_send` calls it at `tests/test_client.py:5`" in changed, changed
+    assert "  - `nightly` calls it at `jobs.py:5`" in changed
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+    (change,) = data["changes"]
+    sites = [(s["caller"], s["test"]) for s in change["not_updated"]]
+    assert sorted(sites[:-1]) == [("handle", False), ("hourly", False), ("nightly", False)]
+    assert sites[-1] == ("test_send", True)  # after the callers
+
+    unchanged = _branch(tmp_path / "body", files, (
+        "client.py", "        return body\n", "        return body.strip()\n"))
+    data = json.loads(graphiq("context", "--diff", "--format", "json",
+                             cwd=unchanged.path).stdout)
+    (change,) = data["changes"]  # a body change: the test is a test, not a call site
+    assert not any(s["test"] for s in change["call_sites"]), change
+
+
 def test_a_definition_the_branch_adds_is_added_not_a_signature_change(tmp_path: Path) -> None:
     """A new method's every line is new, its signature's too: it is "added", never "signature
     changed" (no caller can have been left behind)."""
