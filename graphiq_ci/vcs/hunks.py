@@ -22,10 +22,10 @@ class Hunk(NamedTuple):
     a pure deletion has new_count 0 and new_start = the new line it follows
     (0 = top of file), as in git's unified diff.
 
-    `blank_new` and `blank_old` count the hunk's blank lines on each side, where the patch
-    text was read (`parse_unified_zero`; a hunk made from line counts alone has none): a
-    blank line added or removed between two methods changes neither, nor the class around
-    them.
+    `blank_new` (the new side's blank lines, by number) and `blank_old` (how many removed
+    lines were blank) are known where the patch text was read (`parse_unified_zero`; a hunk
+    made from line counts alone has none): a blank line added or removed between two
+    methods changes neither, nor the class around them.
     """
 
     old_start: int
