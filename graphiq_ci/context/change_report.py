@@ -89,7 +89,7 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
                           _updated(p.file, p.line, p.end_line, changed_lines), k >= len(resolved))
                  for k, p in enumerate([*resolved, *possible])]
         if signature:  # a test calling the old signature breaks as any caller does
-            sites += _test_sites(g, i, rel.tests, changed_lines)[:MAX_CALL_SITES]
+            sites += _test_sites(g, i, rel.tests, changed_lines)  # MAX_CALL_SITES at most
         out.append(SymbolChange(g.ids[i], signature, len(callers), sites, added))
     return out
 

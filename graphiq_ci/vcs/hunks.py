@@ -79,8 +79,16 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
     result: dict[str, list[Hunk]] = {}
     old_path: str | None = None
     current: list[Hunk] | None = None
-    added = -1  # the current hunk's `+` lines so far; -1: between a file's header and hunks
-    for line in patch.split("\n"):
+    added = -1  # the open hunk's `+` lines so far; -1: between a file's header and hunks
+    blank_new: list[int] = []  # the open hunk's blank lines, given to it once it is read
+    blank_old = 0
+    for line in patch.split("\n") + ["diff --git "]:  # the sentinel closes the last hunk
+        header = _HUNK_HEADER.match(line) if current is not None else None
+        if (header or line.startswith("diff --git ")) and current and (blank_new or blank_old):
+            current[-1] = current[-1]._replace(blank_new=frozenset(blank_new),
+                                               blank_old=blank_old)
+        if header or line.startswith("diff --git "):
+            blank_new, blank_old = [], 0
         if line.startswith("diff --git "):
             old_path, current, added = None, None, -1
         elif line.startswith("--- ") and current is None:
@@ -89,8 +97,8 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
             path = _side_path(line, "b/") or old_path
             if path is not None:
                 current = result.setdefault(path, [])
-        elif current is not None and (match := _HUNK_HEADER.match(line)):
-            old_start, old_count, new_start, new_count = match.groups()
+        elif current is not None and header:
+            old_start, old_count, new_start, new_count = header.groups()
             current.append(
                 Hunk(
                     int(old_start),
@@ -101,14 +109,13 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
             )
             added = 0
         elif current and added >= 0 and line[:1] in ("+", "-"):
-            hunk = current[-1]
+            blank = not line[1:].strip()
             if line[0] == "+":
-                if not line[1:].strip():
-                    current[-1] = hunk._replace(
-                        blank_new=hunk.blank_new | {hunk.new_start + added})
+                if blank:
+                    blank_new.append(current[-1].new_start + added)
                 added += 1
-            elif not line[1:].strip():
-                current[-1] = hunk._replace(blank_old=hunk.blank_old + 1)
+            else:
+                blank_old += blank
     return result
 
 
