@@ -149,6 +149,9 @@ class Row:
     comment_tokens: int = 0
     missed: list[str] = field(default_factory=list)  # changed functions called, no call site
     others: dict[str, tuple[float, float | None]] | None = None  # see pr_others.py
+    #: definitions the comment lists as removed; the references it says are left to them;
+    #: of those, the ones in a test file the PR changed (its tests are not on the branch)
+    removed: tuple[int, int, int] = (0, 0, 0)
 
 
 def called_elsewhere(repo: Path, name: str, definitions: set[tuple[str, int]]) -> bool:
@@ -207,6 +210,16 @@ def score_comment(repo: Path, t: dict, data: dict, comment: str,
     return (named, wanted), (sum(1 for ln in added if ln in shown_text), len(added))
 
 
+def score_removed(data: dict, test_files: set[str]) -> tuple[int, int, int]:
+    """The removed definitions the comment lists, the references left to them it names, and
+    how many of those are in a test file the PR changed. The branch holds the PR's source but
+    not its tests, so a test the PR had to edit still names what the PR removed; a reference
+    anywhere else is one the merged PR kept, which cannot have been broken: a false alarm."""
+    sites = [s for r in data.get("removed", []) for s in r["left_behind"]]
+    return (len(data.get("removed", [])), len(sites),
+            sum(s["file"] in test_files for s in sites))
+
+
 def run_task(t: dict) -> Row | str:
     ev = C.load_bench_module("eval")
     repo = Path(ev.materialise(t["repo"], t["base_commit"], str(C.mirror(t["repo"])))[0])
@@ -227,8 +240,9 @@ def run_task(t: dict) -> Row | str:
                      "--format", "json")
         if md.returncode != 0 or js.returncode != 0:
             return f"context failed: {(md.stderr or js.stderr).strip()[-200:]}"
-        row.callers_named, row.lines_shown = score_comment(repo, t, json.loads(js.stdout),
-                                                           md.stdout, row.missed)
+        data = json.loads(js.stdout)
+        row.callers_named, row.lines_shown = score_comment(repo, t, data, md.stdout, row.missed)
+        row.removed = score_removed(data, set(t["test_files"]))
         row.comment_tokens = len(md.stdout) // 4
         row.others = other_files(repo, t, task_file)
         return row
@@ -319,6 +333,9 @@ def main() -> int:
         print(f"[{n}/{len(tasks)}] {t['id']:<28} affected {len(got.found['affected'] & got.gold)}"
               f"/{len(got.gold)} of {len(got.found['affected'])}; callers named "
               f"{got.callers_named[0]}/{got.callers_named[1]}", file=sys.stderr)
+        if got.removed[0]:
+            print(f"    removed: {got.removed[0]} definitions, {got.removed[1]} references left,"
+                  f" {got.removed[2]} in the PR's test files", file=sys.stderr)
         for miss in got.missed:
             print(f"    no caller named: {miss}", file=sys.stderr)
     report = (f"PR review: graphiq-ci {git_describe()}; {len(rows)} of {len(tasks)} tasks "
@@ -329,6 +346,12 @@ def main() -> int:
               "starts), those for which the comment's JSON lists a call site. Added lines "
               "shown: the PR's added source lines (over 3 characters) that appear verbatim in "
               "the comment.\n")
+    gone = [sum(r.removed[k] for r in rows) for k in range(3)]
+    report += (f"\nRemoved definitions: the comments list {gone[0]} in "
+               f"{sum(bool(r.removed[0]) for r in rows)} tasks, and {gone[1]} references left "
+               f"to them, {gone[2]} of which are in a test file the PR changed (its tests are "
+               "not on the branch: a test the PR had to edit still names what it removed; a "
+               "reference elsewhere the merged PR kept, a false alarm).\n")
     with_others = [(r.repo, r.others) for r in rows if r.others]
     if with_others:
         report += (f"\nThe PR's other files: {len(with_others)} tasks whose PR modified two or "

@@ -32,15 +32,24 @@ from graphiq_ci.context.pr_mode import branch_change
 from graphiq_ci.context.relations import (
     Place,
     ReachingTest,
+    case_id,
+    is_test_case,
     named_after,
     place,
     reaching_tests,
+)
+from graphiq_ci.context.removed import (
+    Removal,
+    gone_lines,
+    references_left,
+    removed_definitions,
 )
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
 from graphiq_ci.vcs import Hunk, changed_hunks
+from graphiq_ci.vcs.repo import TextAt
 
 #: test files added from co-change history alone
 MAX_COCHANGED_TESTS = 5
@@ -112,8 +121,9 @@ def affected(ws: Workspace, base: str | None = None,
     g = ws.graph()
     notes: list[str] = []
     hunks: dict[str, list[Hunk]] | None = None
+    removals: list[Removal] = []
     if paths is None:
-        changed, paths, compared_with, notes, hunks = _branch_change(ws, base)
+        changed, paths, compared_with, notes, hunks, removals = _branch_change(ws, base)
     else:
         paths = [repo_relative(p) for p in paths]  # one line for a path outside the repo
         wanted = {g.paths.index(p) for p in set(paths) & set(g.paths)}
@@ -126,6 +136,13 @@ def affected(ws: Workspace, base: str | None = None,
             files[path] = AffectedFile(path, changed=True)
     for test in reaching_tests(g, changed):
         files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
+    # a test still calling a definition the branch removed fails: it calls the change itself
+    for r in removals:
+        for path, _, i in references_left(ws.store, g, r):
+            if i is not None and g.is_test(i) and g.kinds[i] != "file":
+                files.setdefault(path, AffectedFile(path)).cases.append(ReachingTest(
+                    place(g, i), case_id(g, i) if is_test_case(g, i) else "",
+                    (g.qualified[i], f"{r.qualified} (removed)"), i))
     # Tests the call graph cannot see (a CLI runner, a package import, an HTTP client) are
     # still named after what they test, and change with it: that evidence, marked as such.
     for path, subject in named_after(g, changed, paths).items():
@@ -158,7 +175,7 @@ def strongest(files: list[AffectedFile]) -> tuple[list[AffectedFile], list[Affec
 
 def _branch_change(ws: Workspace, base: str | None
                    ) -> tuple[list[int], list[str], dict[str, Any], list[str],
-                              dict[str, list[Hunk]]]:
+                              dict[str, list[Hunk]], list[Removal]]:
     if not (ws.root / ".git").exists():
         raise GraphiqError(f"{ws.root} is not a git repository: there is no branch to compare")
     config, notes = ws.config()
@@ -169,6 +186,7 @@ def _branch_change(ws: Workspace, base: str | None
     g = ws.graph()
     indexed = set(g.paths)
     hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
-    changed = branch_change(g, ws.root, hunks, branch)[0]
+    removals = removed_definitions(g, branch, hunks, TextAt(ws.root, branch.base_commit))
+    changed = branch_change(g, ws.root, hunks, branch, gone_lines(removals))[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
-            notes + list(branch.notes), hunks)
+            notes + list(branch.notes), hunks, removals)

@@ -25,7 +25,7 @@ from graphiq_ci.store import Store
 from graphiq_ci.vcs import BranchDiff, Hunk
 
 if TYPE_CHECKING:  # opened in PR mode only
-    from graphiq_ci.vcs.repo import Repo
+    from graphiq_ci.vcs.repo import TextAt
 
 #: call sites listed per changed symbol (the count says how many there are in all)
 MAX_CALL_SITES = 8
@@ -62,12 +62,10 @@ def signature_lines(lines: list[str], line: int, end_line: int) -> range:
 
 def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
                    hunks: dict[str, list[Hunk]], changed_lines: dict[str, set[int]],
-                   sources: dict[str, list[str]], base_commit: str | None = None
-                   ) -> list[SymbolChange]:
+                   sources: dict[str, list[str]], base: TextAt) -> list[SymbolChange]:
     """`sources`: files already read (the code units'), added to as more are needed;
-    `base_commit`: what the branch is compared with, to read a changed signature's old text."""
+    `base`: the files as the branch's base has them, to read a changed signature's old text."""
     out = []
-    old = _OldText(root, base_commit)
     for i in changed:
         path = g.path(i)
         touched = changed_lines.get(path, set())
@@ -76,7 +74,7 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
         added = _inserted(hunks.get(path, []), g.lines[i], g.end_lines[i])
         sig = signature_lines(sources[path], g.lines[i], g.end_lines[i])
         signature = (not added and g.kinds[i] in _CALLABLES and bool(touched & set(sig))
-                     and _asks_callers(old.signature(path, hunks.get(path, []), sig),
+                     and _asks_callers(_old_signature(base, path, hunks.get(path, []), sig),
                                        sources[path][sig.start - 1:sig.stop - 1]))
         callers = {j for j, _, code in incoming(g, i) if code in USES and g.kinds[j] != "file"}
         rel = relations(store, g, i, limit=MAX_CALL_SITES)
@@ -86,7 +84,8 @@ def symbol_changes(store: Store, g: GraphIndex, root: Path, changed: list[int],
         possible = [p for p in possible_callers(store, g, i, MAX_CALL_SITES)
                     if p.qualified not in shown][:room] if room > 0 else []
         sites = [CallSite(p.qualified, p.file, p.at or p.line,
-                          _updated(p.file, p.line, p.end_line, changed_lines), k >= len(resolved))
+                          updated_by_branch(p.file, p.line, p.end_line, changed_lines),
+                          k >= len(resolved))
                  for k, p in enumerate([*resolved, *possible])]
         if signature:  # a test calling the old signature breaks as any caller does
             sites += _test_sites(g, i, rel.tests, changed_lines)  # MAX_CALL_SITES at most
@@ -101,7 +100,7 @@ def _test_sites(g: GraphIndex, i: int, tests: list[Place], changed_lines: dict[s
     calling = {(g.path(j), g.lines[j]) for j, _, code in incoming(g, i)
                if code in USES and g.is_test(j)}
     return [CallSite(t.qualified, t.file, t.at or t.line,
-                     _updated(t.file, t.line, t.end_line, changed_lines), test=True)
+                     updated_by_branch(t.file, t.line, t.end_line, changed_lines), test=True)
             for t in tests if (t.file, t.line) in calling]
 
 
@@ -113,38 +112,22 @@ def _inserted(hunks: list[Hunk], line: int, end_line: int) -> bool:
                for h in hunks)
 
 
-def _updated(path: str, line: int, end_line: int, changed_lines: dict[str, set[int]]) -> bool:
+def updated_by_branch(path: str, line: int, end_line: int,
+                      changed_lines: dict[str, set[int]]) -> bool:
+    """The branch changed a line of the definition at `path`, `line`..`end_line`."""
     return any(line <= n <= end_line for n in changed_lines.get(path, ()))
 
 
-class _OldText:
-    """Signatures as the base had them: each changed file read once, with `git show`, from
-    the repository opened once (opening it is a git process of its own)."""
+def _old_signature(base: TextAt, path: str, hunks: list[Hunk], sig: range) -> list[str] | None:
+    """The base's lines of the signature now at `sig`, None when they cannot be read."""
+    from graphiq_ci.vcs.blame import old_span  # PR mode only
 
-    def __init__(self, root: Path, base_commit: str | None) -> None:
-        self.root, self.base = root, base_commit
-        self.repo: Repo | None = None
-        self.files: dict[str, list[str] | None] = {}
-
-    def signature(self, path: str, hunks: list[Hunk], sig: range) -> list[str] | None:
-        """The old lines of the signature now at `sig`, None when they cannot be read."""
-        from graphiq_ci.vcs.blame import old_span  # PR mode only
-        from graphiq_ci.vcs.repo import open_repo, text_at
-
-        span = old_span(hunks, sig.start, sig.stop - 1)
-        if self.base is None or span is None:
-            return None
-        if path not in self.files:
-            if self.repo is None:
-                with open_repo(self.root) as repo:
-                    self.repo = repo
-            text = text_at(self.repo, self.base, path)  # run_git: a failure is None, no raise
-            self.files[path] = text.splitlines() if text is not None else None
-        lines = self.files[path]
-        if lines is None or span[0] > len(lines):
-            return None
-        old = signature_lines(lines, span[0], len(lines))
-        return lines[old.start - 1:old.stop - 1]
+    span = old_span(hunks, sig.start, sig.stop - 1)
+    lines = base.lines(path) if span is not None else None
+    if span is None or lines is None or span[0] > len(lines):
+        return None
+    old = signature_lines(lines, span[0], len(lines))
+    return lines[old.start - 1:old.stop - 1]
 
 
 def _asks_callers(old: list[str] | None, new: list[str]) -> bool:

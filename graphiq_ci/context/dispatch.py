@@ -64,7 +64,7 @@ def possible_callers(store: Store, g: GraphIndex, i: int, limit: int) -> list[Pl
                 continue
         elif len(namesakes) > MAX_NAMESAKES:
             continue
-        src = _source(g, path, src_id)
+        src = enclosing_definition(g, path, src_id)
         if src is not None and src != i and src not in found:
             found[src] = place(g, src, line)
             if len(found) == limit:
@@ -82,7 +82,7 @@ def _type_and_supertypes(g: GraphIndex, t: int) -> set[str]:
     return names
 
 
-def _source(g: GraphIndex, path: str, src_id: int | None) -> int | None:
+def enclosing_definition(g: GraphIndex, path: str, src_id: int | None) -> int | None:
     """The graph position of a reference's enclosing definition (its file's at top level)."""
     if src_id is not None:
         return g.pos_of_id.get(src_id)

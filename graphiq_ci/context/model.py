@@ -51,6 +51,18 @@ class SymbolChange(NamedTuple):
         return [c for c in self.call_sites if not c.updated] if self.signature_changed else []
 
 
+class RemovedSymbol(NamedTuple):
+    """A definition the branch removed (a rename removes the old name), as the PR comment
+    reports it: each reference the work tree still makes to it now names what is not there."""
+
+    qualified: str
+    kind: str
+    file: str
+    line: int  # where the base had it
+    references: int  # every reference left to it
+    left_behind: list[CallSite]  # the first few
+
+
 class ContextSymbol(NamedTuple):
     """A symbol of the answer, with why it is there and its role in it."""
 
@@ -156,7 +168,8 @@ class Context:
                  named_tests: list[ContextFile] | None = None,
                  test_chains: dict[int, list[str]] | None = None,
                  changed_files: list[ChangedFile] | None = None,
-                 changes: list[SymbolChange] | None = None, notes: list[str] | None = None,
+                 changes: list[SymbolChange] | None = None,
+                 removed: list[RemovedSymbol] | None = None, notes: list[str] | None = None,
                  code: CodeCandidates | None = None) -> None:
         self.query = query
         self.family = family
@@ -176,6 +189,8 @@ class Context:
         self.changed_files = [] if changed_files is None else changed_files
         #: PR mode: per changed symbol, its signature change, callers and call sites
         self.changes = [] if changes is None else changes
+        #: PR mode: the definitions the branch removed, with the references left to them
+        self.removed = [] if removed is None else removed
         self.notes = [] if notes is None else notes
         #: the code worth showing, best first; the renderer packs it into the token budget
         self.code = CodeCandidates([], {}, {}) if code is None else code

@@ -22,6 +22,7 @@ from graphiq_ci.context.git_signals import (
 )
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
+from graphiq_ci.context.removed import gone_lines, removed_definitions, removed_symbols
 from graphiq_ci.context.spans import leading_start
 from graphiq_ci.lang.registry import detect_language
 from graphiq_ci.model import EdgeKind
@@ -31,6 +32,7 @@ from graphiq_ci.search.graph import EDGE_KINDS
 from graphiq_ci.search.weights import FEATURES
 from graphiq_ci.store import Store
 from graphiq_ci.vcs import BranchDiff, Hunk, changed_hunks, changed_symbols
+from graphiq_ci.vcs.repo import TextAt
 
 SECTION_SHARE = {"changed": 0.4, "impact": 0.25, "tests": 0.15}
 #: test files listed only because their name follows what changed
@@ -44,11 +46,13 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff
+def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff,
+                  gone: dict[str, set[int]] | None = None
                   ) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on
     the new side (a deletion marks the line after it), so the code shown can include them.
-    A definition's span starts at its attributes and doc comment (`spans.leading_start`)."""
+    A definition's span starts at its attributes and doc comment (`spans.leading_start`);
+    `gone`: the base's lines of the definitions the branch removed (`removed.gone_lines`)."""
     if not diff.files or diff.base_commit is None:
         return [], {}
     indexed = set(g.paths)
@@ -61,7 +65,7 @@ def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff:
     spans = [(p, q, leading_start(sources[p], a, languages[p]) if p in sources else a, b)
              for p, q, a, b in spans]
     hunks = {p: hunks[p] for p in paths if p in hunks}
-    found = changed_symbols(hunks, spans)
+    found = changed_symbols(hunks, spans, gone)
     key = {span[:3]: i for i, span in zip(mine, spans, strict=True)}
     ranked = sorted(found, key=lambda c: -c.changed_lines)
     lines = {path: {n for h in hs for n in (h.new_lines or [max(1, h.new_start + 1)])}
@@ -129,7 +133,9 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
-    changed, changed_lines = branch_change(g, root, hunks, diff)
+    base = TextAt(root, diff.base_commit)
+    removals = removed_definitions(g, diff, hunks, base)
+    changed, changed_lines = branch_change(g, root, hunks, diff, gone_lines(removals))
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards
@@ -202,8 +208,10 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
         ctx.notes.append("; ".join(diff.notes))
     ctx.changed_files = changed_file_lines(diff, hunks)
     ctx.changes = symbol_changes(store, g, root, chosen["changed"], hunks, changed_lines,
-                                 ctx.code.sources, diff.base_commit)
+                                 ctx.code.sources, base)
+    ctx.removed = removed_symbols(store, g, removals, changed_lines)
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
+    ctx.stats["removed_symbols"] = len(removals)
     ctx.stats["compared_with"] = {"ref": diff.base_ref, "commit": diff.base_commit}
     return ctx

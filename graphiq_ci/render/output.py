@@ -120,6 +120,7 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
             : None if limit is None else max(limit, CHANGED_FILES_KEPT)],
         "changed_files_total": len(ctx.changed_files),
         "changes": {c.id: c for c in ctx.changes},
+        "removed": ctx.removed[:limit],
         "test_chains": ctx.test_chains,
         "tokens": tokens,
         "counter": counter_name(),
@@ -237,6 +238,8 @@ def render_json(ctx: Context, rendered: Rendered) -> str:
         "changes": [c._asdict() | {"call_sites": [s._asdict() for s in c.call_sites],
                                      "not_updated": [s._asdict() for s in c.not_updated]}
                     for c in ctx.changes],
+        "removed": [r._asdict() | {"left_behind": [s._asdict() for s in r.left_behind]}
+                    for r in ctx.removed],
         "test_chains": {str(k): v for k, v in ctx.test_chains.items()},
         "notes": ctx.notes,
         "prompt": rendered.text,

@@ -22,10 +22,10 @@ class Hunk(NamedTuple):
     a pure deletion has new_count 0 and new_start = the new line it follows
     (0 = top of file), as in git's unified diff.
 
-    `blank_new` (the new side's blank lines, by number) and `blank_old` (how many removed
-    lines were blank) are known where the patch text was read (`parse_unified_zero`; a hunk
-    made from line counts alone has none): a blank line added or removed between two
-    methods changes neither, nor the class around them.
+    `blank_new` and `blank_old` (each side's blank lines, by number) are known where the
+    patch text was read (`parse_unified_zero`; a hunk made from line counts alone has none):
+    a blank line added or removed between two methods changes neither, nor the class around
+    them.
     """
 
     old_start: int
@@ -33,7 +33,7 @@ class Hunk(NamedTuple):
     new_start: int
     new_count: int
     blank_new: frozenset[int] = frozenset()  # the new side's blank lines, by line number
-    blank_old: int = 0  # how many of the removed lines were blank
+    blank_old: frozenset[int] = frozenset()  # the old side's blank lines, by line number
 
     @property
     def new_lines(self) -> range:
@@ -79,18 +79,18 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
     result: dict[str, list[Hunk]] = {}
     old_path: str | None = None
     current: list[Hunk] | None = None
-    added = -1  # the open hunk's `+` lines so far; -1: between a file's header and hunks
+    added = removed = -1  # the open hunk's `+` and `-` lines so far; -1: before its hunks
     blank_new: list[int] = []  # the open hunk's blank lines, given to it once it is read
-    blank_old = 0
+    blank_old: list[int] = []
     for line in patch.split("\n") + ["diff --git "]:  # the sentinel closes the last hunk
         header = _HUNK_HEADER.match(line) if current is not None else None
         if (header or line.startswith("diff --git ")) and current and (blank_new or blank_old):
             current[-1] = current[-1]._replace(blank_new=frozenset(blank_new),
-                                               blank_old=blank_old)
+                                               blank_old=frozenset(blank_old))
         if header or line.startswith("diff --git "):
-            blank_new, blank_old = [], 0
+            blank_new, blank_old = [], []
         if line.startswith("diff --git "):
-            old_path, current, added = None, None, -1
+            old_path, current, added, removed = None, None, -1, -1
         elif line.startswith("--- ") and current is None:
             old_path = _side_path(line, "a/")
         elif line.startswith("+++ ") and current is None:
@@ -107,7 +107,7 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
                     1 if new_count is None else int(new_count),
                 )
             )
-            added = 0
+            added = removed = 0
         elif current and added >= 0 and line[:1] in ("+", "-"):
             blank = not line[1:].strip()
             if line[0] == "+":
@@ -115,7 +115,9 @@ def parse_unified_zero(patch: str) -> dict[str, list[Hunk]]:
                     blank_new.append(current[-1].new_start + added)
                 added += 1
             else:
-                blank_old += blank
+                if blank:
+                    blank_old.append(current[-1].old_start + removed)
+                removed += 1
     return result
 
 

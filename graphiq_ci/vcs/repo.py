@@ -270,3 +270,26 @@ def text_at(repo: Repo, commit: str, path: str) -> str | None:
         return None
     status, out, _ = run_git(repo, "show", f"{commit}:{path}")
     return out if status == 0 else None
+
+
+class TextAt:
+    """Files as one commit has them, each read once (`git show`) from the repository opened
+    once (opening it is a git process of its own). PR mode reads the base's signatures and
+    definitions from it; with no commit (an empty repository) every file is None."""
+
+    def __init__(self, root: str | os.PathLike[str], commit: str | None) -> None:
+        self.root, self.commit = root, commit
+        self._repo: Repo | None = None
+        self._files: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        """`path`'s lines at the commit, None where it has no such file."""
+        if self.commit is None:
+            return None
+        if path not in self._files:
+            if self._repo is None:
+                with open_repo(self.root) as repo:
+                    self._repo = repo
+            text = text_at(self._repo, self.commit, path)  # a git failure is None, no raise
+            self._files[path] = text.splitlines() if text is not None else None
+        return self._files[path]

@@ -63,13 +63,16 @@ def _deletion_owner(spans: Sequence[Span], after: int) -> Span | None:
 
 
 def changed_symbols(
-    hunks: Mapping[str, Sequence[Hunk]], spans: Iterable[Span]
+    hunks: Mapping[str, Sequence[Hunk]], spans: Iterable[Span],
+    gone: Mapping[str, set[int]] | None = None,
 ) -> list[ChangedSymbol]:
     """Attribute each changed line to the innermost symbol span containing it.
 
     Within a hunk the first min(old, new) lines that are not blank count as modified, the
-    surplus as added or removed; blank lines count for nothing. Lines outside every span
-    (imports, module code) are not reported. Result is ordered by path, then line.
+    surplus as added or removed; blank lines count for nothing, nor do the old lines in
+    `gone` (per path: the lines of definitions the branch removed, which no surviving
+    definition lost). Lines outside every span (imports, module code) are not reported.
+    Result is ordered by path, then line.
     """
     spans_by_path: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
@@ -87,16 +90,19 @@ def changed_symbols(
         file_spans = spans_by_path.get(path)
         if not file_spans:
             continue
+        removed_whole = (gone or {}).get(path, set())
         for hunk in file_hunks:
             lo, hi = hunk.new_start, hunk.new_start + max(hunk.new_count, 1)
             nearby = _by_size(s for s in file_spans if s[2] <= hi and s[3] >= lo)
             # blank lines change no definition: the one a method added after its closing
             # brace reported the whole class as changed, and its callers as the PR's reach
             written = [n for n in hunk.new_lines if n not in hunk.blank_new]
-            rewritten = min(hunk.old_count - hunk.blank_old, len(written))
+            lost = [n for n in range(hunk.old_start, hunk.old_start + hunk.old_count)
+                    if n not in hunk.blank_old and n not in removed_whole]
+            rewritten = min(len(lost), len(written))
             for offset, line in enumerate(written):
                 charge(_innermost(nearby, line), 2 if offset < rewritten else 0)
-            surplus_removed = hunk.old_count - hunk.blank_old - rewritten
+            surplus_removed = len(lost) - rewritten
             if surplus_removed:
                 owner = (
                     _innermost(nearby, (written or hunk.new_lines)[-1])

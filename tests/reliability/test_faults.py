@@ -76,7 +76,8 @@ def _kill_in_phase(repo: Path, args: list[str], aim: str, log: Path) -> bool:
                             env={**os.environ, "GRAPHIQ_PHASE_LOG": str(log)})
     deadline = time.monotonic() + 60
     while proc.poll() is None and time.monotonic() < deadline:
-        lines = log.read_text().splitlines() if log.exists() else []
+        text = log.read_text() if log.exists() else ""
+        lines = text.split("\n")[:-1]  # whole lines: the last may be half written
         if lines and lines[-1].split(" ", 2)[2] == aim:
             os.killpg(proc.pid, signal.SIGKILL)  # the indexer and its parse workers
             proc.wait()

@@ -98,8 +98,8 @@ def test_content_lines_that_look_like_headers_are_not_headers():
 
 
 def test_blank_lines_are_recorded_on_each_side(new_repo):
-    """A hunk knows which of its new lines are blank and how many of its removed lines were,
-    so that attributing it to definitions can leave them out (test_symbols.py)."""
+    """A hunk knows which of its lines are blank on either side, by number, so that
+    attributing it to definitions can leave them out (test_symbols.py)."""
     repo = new_repo()
     base = repo.commit({"f.txt": LINES})
     # a blank line, a text line and a line of spaces inserted after line 2; line 7 blanked
@@ -109,5 +109,6 @@ def test_blank_lines_are_recorded_on_each_side(new_repo):
         Hunk(2, 0, 3, 3, blank_new=frozenset({3, 5})),
         Hunk(7, 1, 10, 1, blank_new=frozenset({10}))]}
     head = repo.sha()
-    repo.write({"f.txt": edit(text, 5, drop=1)})  # the line of spaces removed again
-    assert changed_hunks(repo.path, head) == {"f.txt": [Hunk(5, 1, 4, 0, blank_old=1)]}
+    repo.write({"f.txt": edit(text, 3, drop=3)})  # the three inserted lines removed again
+    assert changed_hunks(repo.path, head) == {"f.txt": [
+        Hunk(3, 3, 2, 0, blank_old=frozenset({3, 5}))]}

@@ -120,3 +120,19 @@ def test_blank_lines_change_no_definition(new_repo):
     assert names(run(new_repo("emptied"), before, emptied)) == {"C.a": (0, 1, 0)}
     spaced = before.replace("    def a", "\n\n    def a")  # blank lines only: nothing changed
     assert run(new_repo("spaced"), before, spaced) == []
+
+
+def test_the_lines_of_a_removed_definition_change_no_survivor(new_repo):
+    """Lines the caller says a removed definition took (`gone`, old-side numbers) are no
+    surviving definition's loss: a method deleted whole left its class "changed"."""
+    before = ("class C:\n    def a(self):\n        return 1\n\n    def b(self):\n"
+              "        return 2\n\n    def c(self):\n        return 3\n")
+    after = before.replace("    def b(self):\n        return 2\n\n", "")
+    repo = new_repo()
+    base = repo.commit({"m.py": before})
+    repo.write({"m.py": after})
+    hunks, spans = changed_hunks(repo.path, base), python_spans("m.py", after)
+    assert names(changed_symbols(hunks, spans)) == {"C": (0, 2, 0)}
+    assert changed_symbols(hunks, spans, {"m.py": {5, 6, 7}}) == []
+    # what the removed definition did not take is still charged
+    assert names(changed_symbols(hunks, spans, {"m.py": {6}})) == {"C": (0, 1, 0)}

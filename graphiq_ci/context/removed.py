@@ -1,0 +1,166 @@
+"""Definitions the branch removed, and the references the work tree still makes to them.
+
+The index is of the work tree, so a method deleted whole has no span in it: its lines were
+charged to the class around it, which then read as changed and filled the PR comment with
+the class's callers. The base's text of each file the branch removed lines from is parsed
+again instead. A definition whose first line the branch removed and whose qualified name no
+changed file defines any more is removed (a rename removes the old name; a move to another
+file removes nothing). Its lines are no surviving definition's change (`changed_symbols`'
+`gone`), and each reference still made to it is code that now names what is not there.
+
+A reference counts only where it names the removed definition without a guess, as
+resolution would have (index/resolve.py): it is unresolved now, and
+- for a member of a type: it is called on a value of that type (`c.gone()` with `c: A`,
+  `self.gone()`), or made bare from inside the type (Java's implicit `this`);
+- for anything else: it is bare (`gone()`, `Gone` in an annotation) and nothing in the
+  repository defines the name any more.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from graphiq_ci.context.change_report import updated_by_branch
+from graphiq_ci.context.dispatch import enclosing_definition
+from graphiq_ci.context.model import CallSite, RemovedSymbol
+from graphiq_ci.context.spans import leading_start
+from graphiq_ci.index.parse import DEFAULT_MAX_FILE_SIZE
+from graphiq_ci.lang.extract import extract
+from graphiq_ci.lang.registry import detect_language, plugin_for
+from graphiq_ci.model import Kind, qualified_of_key
+from graphiq_ci.paths import is_test_path, is_vendored_path
+from graphiq_ci.search import GraphIndex
+from graphiq_ci.store import Store
+from graphiq_ci.vcs import BranchDiff, ChangeStatus, Hunk
+from graphiq_ci.vcs.repo import TextAt
+
+#: removed definitions the comment lists (those still referenced first)
+MAX_REMOVED = 8
+#: references listed per removed definition (the count says how many there are in all)
+MAX_REFERENCES = 8
+_NAMING = ("calls", "references", "extends", "implements")
+
+
+class Removal(NamedTuple):
+    """A definition the base has and the work tree does not, with its lines at the base."""
+
+    file: str  # its path now (the base's path may differ: a renamed file)
+    name: str
+    qualified: str
+    kind: str
+    line: int
+    owner: str  # the qualified name of the type it is a member of ("": none)
+    lines: frozenset[int]  # the base's lines of it the branch removed, doc comment included
+
+
+def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[Hunk]],
+                        base: TextAt) -> list[Removal]:
+    """The outermost definitions the branch removed from the files it changed (a class
+    removed whole is one removal, not one per method), in path and line order."""
+    changed, indexed = set(diff.paths), set(g.paths)
+    defined_now = {g.qualified[i] for i in range(len(g.ids))
+                   if g.kinds[i] != "file" and g.path(i) in changed}
+    out: list[Removal] = []
+    for change in diff.files:
+        removed = {n for h in hunks.get(change.path, ()) for n in
+                   range(h.old_start, h.old_start + h.old_count) if n not in h.blank_old}
+        # a file the index leaves out (vendored, generated, too large) is not read at the base
+        # either; one the branch deleted is, unless it is vendored or large
+        if not removed or change.path not in indexed and (
+                change.status is not ChangeStatus.DELETED or is_vendored_path(change.path)):
+            continue
+        old_path = change.old_path or change.path
+        lines = base.lines(old_path)
+        language = detect_language(old_path)
+        spec = plugin_for(language) if language else None
+        if lines is None or spec is None or not spec.grammar \
+                or sum(map(len, lines)) > DEFAULT_MAX_FILE_SIZE:
+            continue
+        try:
+            parsed = extract(spec, old_path, "\n".join(lines).encode("utf-8", "replace"))
+        except Exception:  # noqa: BLE001 - a base file the parser cannot read removes nothing
+            continue
+        found = [(leading_start(lines, s.line, language or ""), s) for s in parsed.symbols
+                 if s.kind is not Kind.FILE and s.line in removed
+                 and s.qualified not in defined_now]
+        found.sort(key=lambda fs: (fs[0], -fs[1].end_line))
+        outer_end = 0
+        for start, s in found:
+            if s.end_line <= outer_end:
+                continue  # inside a removed definition listed already
+            outer_end = s.end_line
+            out.append(Removal(change.path, s.name, s.qualified, s.kind.value, s.line,
+                               qualified_of_key(s.parent or ""),
+                               frozenset(range(start, s.end_line + 1)) & removed))
+    return out
+
+
+def gone_lines(removals: list[Removal]) -> dict[str, set[int]]:
+    """Per path, the base's lines the removed definitions took."""
+    out: dict[str, set[int]] = {}
+    for r in removals:
+        out.setdefault(r.file, set()).update(r.lines)
+    return out
+
+
+def removed_symbols(store: Store, g: GraphIndex, removals: list[Removal],
+                    changed_lines: dict[str, set[int]]) -> list[RemovedSymbol]:
+    """What the comment says of each removal: the references left to it, those still
+    referenced first, at most MAX_REMOVED."""
+    out = []
+    for r in removals:
+        refs = references_left(store, g, r)
+        sites = [CallSite(_caller(g, path, pos), path, line,
+                          pos is not None and updated_by_branch(path, g.lines[pos],
+                                                                g.end_lines[pos], changed_lines),
+                          test=is_test_path(path)) for path, line, pos in refs[:MAX_REFERENCES]]
+        out.append(RemovedSymbol(r.qualified, r.kind, r.file, r.line, len(refs), sites))
+    out.sort(key=lambda s: s.references == 0)  # stable: path and line order within each
+    return out[:MAX_REMOVED]
+
+
+def references_left(store: Store, g: GraphIndex, r: Removal
+                    ) -> list[tuple[str, int, int | None]]:
+    """Each reference the work tree still makes to the removal, in path and line order: its
+    path, line and enclosing definition's graph position (None: not in the graph)."""
+    owner_name = r.owner.rsplit(".", 1)[-1]
+    defined = any(g.names[j] == r.name for j in g.by_name.get(r.name.lower(), ()))
+    rows = store.conn.execute(
+        "SELECT f.path, r.src_id, r.line, r.kind, r.receiver_type, r.bare, r.alias FROM refs r "
+        f"JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.kind IN "
+        f"({','.join('?' * len(_NAMING))}) AND r.dst_id IS NULL", (r.name, *_NAMING))
+    found = []
+    for path, src_id, line, kind, receiver_type, bare, alias in rows:
+        pos = enclosing_definition(g, path, src_id)
+        if r.owner:
+            typed = bool(receiver_type) and receiver_type.rsplit(".", 1)[-1] == owner_name
+            inside = bool(bare) and _caller(g, path, pos).startswith(r.owner + ".")
+            if not (typed or inside):
+                continue
+        elif defined or receiver_type or alias or not (bare or kind != "calls"):
+            continue
+        found.append((path, line, pos))
+    if not r.owner:
+        found += [(path, line, enclosing_definition(g, path, src_id))
+                  for path, line, src_id, alias in _imports_of(store, g, r)
+                  if r.name in alias.split(",")]
+    return sorted(set(found), key=lambda f: (f[0], f[1]))
+
+
+def _caller(g: GraphIndex, path: str, pos: int | None) -> str:
+    """A reference's enclosing definition's qualified name (its path at top level)."""
+    return g.qualified[pos] if pos is not None and g.kinds[pos] != "file" else path
+
+
+def _imports_of(store: Store, g: GraphIndex, r: Removal) -> list[tuple[str, int, int, str]]:
+    """The imports resolved to the removal's file (`from client import Pool`), with the names
+    each binds: one that binds the removed name now fails."""
+    try:
+        file_pos = g.file_symbol[g.paths.index(r.file)]
+    except ValueError:  # the branch deleted the file: its importers are unresolved
+        return []
+    if file_pos < 0:
+        return []
+    return store.conn.execute(
+        "SELECT f.path, r.line, r.src_id, r.alias FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE r.kind = 'imports' AND r.dst_id = ?", (g.ids[file_pos],)).fetchall()

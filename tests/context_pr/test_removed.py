@@ -1,0 +1,233 @@
+"""A definition the branch removed is reported as removed, with the references left to it.
+
+Real repos, real branches, the real CLI. Deleting a method whole used to charge its lines to
+the class around it: the class read as "changed" and its callers filled the comment, while
+the calls that now name nothing went unmentioned.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .shop import Repo, feature_branch, graphiq
+
+CLIENT = '''class Client:
+    def open(self):
+        return self.ping(1)
+
+    def ping(self, n):
+        return n + 1
+
+    def close(self):
+        return None
+'''
+
+JOBS = '''from client import Client
+
+
+def nightly(c: Client):
+    return c.ping(2)
+
+
+def hourly():
+    return Client().ping(3)
+
+
+def daily(c: Client):
+    return c.close()
+'''
+
+
+def _pr(tmp_path: Path, files: dict[str, str], *edits: tuple[str, str, str]) -> dict:
+    repo = feature_branch(tmp_path / "repo", files, *edits)
+    out = graphiq("context", "--diff", cwd=repo.path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(graphiq("context", "--diff", "--format", "json", cwd=repo.path).stdout)
+    data["markdown"] = out.stdout
+    return data
+
+
+def _changed(data: dict) -> set[str]:
+    by_id = {s["id"]: s["qualified"] for s in data["symbols"]}
+    return {by_id[i] for i in data["sections"]["changed"]}
+
+
+def test_a_method_removed_whole_is_removed_and_its_class_unchanged(tmp_path: Path) -> None:
+    data = _pr(tmp_path, {"client.py": CLIENT, "jobs.py": JOBS},
+               ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["kind"], removed["file"], removed["line"]) == (
+        "Client.ping", "method", "client.py", 5)
+    # self.ping(), a typed parameter's c.ping(), Client().ping(): each now names nothing
+    assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
+        ("Client.open", "client.py", 3), ("nightly", "jobs.py", 5), ("hourly", "jobs.py", 9)]
+    assert removed["references"] == 3
+    assert "Client" not in _changed(data)  # the class lost no line of its own
+    md = data["markdown"]
+    assert "**0** changed symbols · **1** removed" in md
+    assert ("- `Client.ping` (method) — **removed** (the base has it at `client.py:5`); "
+            "still referenced 3 times:\n  - `Client.open` at `client.py:3`\n"
+            "  - `nightly` at `jobs.py:5`\n  - `hourly` at `jobs.py:9`\n") in md
+
+
+def test_a_removal_whose_callers_were_updated_leaves_nothing_behind(tmp_path: Path) -> None:
+    data = _pr(tmp_path, {"client.py": CLIENT, "jobs.py": JOBS},
+               ("client.py", "    def close(self):\n        return None\n", ""),
+               ("jobs.py", "    return c.close()\n", "    return None\n"))
+
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["references"], removed["left_behind"]) == (
+        "Client.close", 0, [])
+    assert "`Client.close` (method) — **removed** (the base has it at `client.py:8`); " \
+           "nothing references it any more" in data["markdown"]
+    assert _changed(data) == {"daily"}
+
+
+def test_a_rename_removes_the_old_name(tmp_path: Path) -> None:
+    data = _pr(tmp_path, {"client.py": CLIENT, "jobs.py": JOBS},
+               ("client.py", "    def ping(self, n):\n", "    def probe(self, n):\n"))
+
+    assert [(r["qualified"], r["references"]) for r in data["removed"]] == [("Client.ping", 3)]
+    assert _changed(data) == {"Client.probe"}
+
+
+def test_a_function_moved_to_another_file_is_not_removed(tmp_path: Path) -> None:
+    files = {"a.py": "def helper(x):\n    return x * 2\n\n\ndef main():\n    return helper(1)\n",
+             "b.py": "def other():\n    return 0\n"}
+    data = _pr(tmp_path, files,
+               ("a.py", "def helper(x):\n    return x * 2\n\n\n", "from b import helper\n\n\n"),
+               ("b.py", "def other():\n", "def helper(x):\n    return x * 2\n\n\ndef other():\n"))
+
+    assert data["removed"] == []
+
+
+def test_a_removed_function_is_left_behind_only_where_no_namesake_remains(
+        tmp_path: Path) -> None:
+    files = {"a.py": "def helper(x):\n    return x * 2\n\n\ndef main():\n    return helper(1)\n",
+             "c.py": "def run():\n    return helper(3)\n"}
+    data = _pr(tmp_path, files, ("a.py", "def helper(x):\n    return x * 2\n\n\n", ""))
+    (removed,) = data["removed"]
+    assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [("main", 2), ("run", 2)]
+
+    # another definition of the name may be what the calls mean now: never a guess
+    files["d.py"] = "def helper(x):\n    return x\n"
+    data = _pr(tmp_path / "namesake", files,
+               ("a.py", "def helper(x):\n    return x * 2\n\n\n", ""))
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["left_behind"]) == ("helper", [])
+
+
+def test_a_class_removed_whole_is_one_removal(tmp_path: Path) -> None:
+    files = {"client.py": CLIENT + "\n\nclass Pool:\n    def take(self):\n        return 1\n",
+             "jobs.py": "from client import Pool\n\n\ndef grab(p: Pool):\n    return p\n"}
+    data = _pr(tmp_path, files, ("client.py", "\n\nclass Pool:\n    def take(self):\n"
+                                              "        return 1\n", "\n"))
+
+    assert [(r["qualified"], r["kind"]) for r in data["removed"]] == [("Pool", "class")]
+    # the import that binds it fails now, then the annotation
+    assert [(s["caller"], s["line"]) for s in data["removed"][0]["left_behind"]] == [
+        ("jobs.py", 1), ("grab", 4)]
+    assert "still referenced 2 times:\n  - `jobs.py:1`\n  - `grab` at `jobs.py:4`\n" \
+        in data["markdown"]
+    assert "Client" not in _changed(data)
+
+
+JAVA = {"src/Shop.java": '''public class Shop {
+    public int total() {
+        return price() + 1;
+    }
+
+    public int price() {
+        return 3;
+    }
+}
+''', "src/Till.java": '''public class Till {
+    public int ring(Shop shop) {
+        return shop.price();
+    }
+}
+'''}
+
+
+def test_java_bare_and_typed_calls_of_a_removed_method_are_left_behind(tmp_path: Path) -> None:
+    data = _pr(tmp_path, JAVA, ("src/Shop.java", "\n    public int price() {\n"
+                                                 "        return 3;\n    }\n", ""))
+
+    (removed,) = data["removed"]
+    assert removed["qualified"] == "Shop.price"
+    assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
+        ("Shop.total", "src/Shop.java", 3), ("Till.ring", "src/Till.java", 3)]
+    assert "Shop" not in _changed(data)
+
+
+GO = {"server.go": '''package main
+
+type Server struct{}
+
+func (s *Server) Start() int {
+	return s.Port()
+}
+
+func (s *Server) Port() int {
+	return 80
+}
+''', "main.go": '''package main
+
+func run(s *Server) int {
+	return s.Port()
+}
+'''}
+
+
+def test_go_receiver_calls_of_a_removed_method_are_left_behind(tmp_path: Path) -> None:
+    data = _pr(tmp_path, GO, ("server.go", "\nfunc (s *Server) Port() int {\n\treturn 80\n}\n",
+                              ""))
+
+    (removed,) = data["removed"]
+    assert removed["qualified"] == "Server.Port"
+    assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [
+        ("run", 4), ("Server.Start", 6)]
+    assert "Server.Start" not in _changed(data)
+
+
+def test_affected_runs_the_tests_that_still_call_a_removed_method(tmp_path: Path) -> None:
+    files = {"client.py": CLIENT,
+             "tests/test_client.py": "from client import Client\n\n\ndef test_ping():\n"
+                                     "    assert Client().ping(1) == 2\n\n\ndef test_close():\n"
+                                     "    assert Client().close() is None\n"}
+    repo = feature_branch(tmp_path / "repo", files,
+                          ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+
+    out = graphiq("affected", "--format", "pytest", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "tests/test_client.py::test_ping\n"
+    text = graphiq("affected", cwd=repo.path).stdout
+    assert "  - `tests/test_client.py::test_ping`: `test_ping` → `Client.ping (removed)`" in text
+
+
+def test_a_deleted_file_leaves_its_callers_behind_and_bad_files_cost_nothing(
+        tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.write({"util.py": "def normalise(x):\n    return x.strip()\n",
+                "app.py": "from util import normalise\n\n\ndef main(s):\n"
+                          "    return normalise(s)\n"})
+    (repo.path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
+    (repo.path / "latin.py").write_bytes(b"# caf\xe9\ndef old():\n    return 1\n")
+    repo.commit("start")
+    repo.git("checkout", "-q", "-b", "drop")
+    for name in ("util.py", "logo.png", "latin.py"):
+        (repo.path / name).unlink()
+    repo.commit("drop util, the logo and the Latin-1 file")
+
+    out = graphiq("context", "--base", "main", "--format", "json", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    removed = {r["qualified"]: r for r in json.loads(out.stdout)["removed"]}
+    assert set(removed) == {"normalise", "old"}  # nothing from the binary file
+    assert [(s["caller"], s["line"]) for s in removed["normalise"]["left_behind"]] == [
+        ("main", 5)]
+    assert removed["old"]["left_behind"] == []
