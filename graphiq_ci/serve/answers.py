@@ -190,7 +190,12 @@ def impact(ws: Workspace, base: str | None, max_tokens: int | None) -> Answer:
         named_tests=[S.RankedFile(path=f.path, score=f.score, why=f.reasons)
                      for f in ctx.named_tests],
         cochanged=[S.RankedFile(path=f.path, score=round(f.score, 3), why=f.reasons)
-                   for f in ctx.cochanged], tokens=rendered.tokens, notes=ctx.notes))
+                   for f in ctx.cochanged],
+        removed=[S.RemovedDefinition(
+            qualified=r.qualified, kind=r.kind, file=r.file, line=r.line,
+            references=r.references, left_behind=[
+                S.LeftBehind(caller=c.caller, file=c.file, line=c.line) for c in r.left_behind])
+            for r in ctx.removed], tokens=rendered.tokens, notes=ctx.notes))
 
 
 def affected(ws: Workspace, base: str | None, everything: bool = False) -> Answer:

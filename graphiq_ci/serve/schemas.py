@@ -61,6 +61,22 @@ class SymbolAnswer(BaseModel):
     others: list[Location] = Field(description="other definitions with the same name")
 
 
+class LeftBehind(BaseModel):
+    caller: str = Field(description="the definition holding the reference (its path at top "
+                        "level)")
+    file: str
+    line: int
+
+
+class RemovedDefinition(BaseModel):
+    qualified: str
+    kind: str
+    file: str
+    line: int = Field(description="where the base had it")
+    references: int = Field(description="every reference the branch's code still makes to it")
+    left_behind: list[LeftBehind] = Field(description="the first few of those references")
+
+
 class ImpactAnswer(BaseModel):
     compared_with: Comparison
     changed: list[Location]
@@ -71,6 +87,9 @@ class ImpactAnswer(BaseModel):
         "definition, or a folder holding the change, then those edited in the commits that "
         "last wrote the changed definitions")
     cochanged: list[RankedFile]
+    removed: list[RemovedDefinition] = Field(
+        description="definitions the branch removed (a rename removes the old name), with the "
+        "references its code still makes to them")
     tokens: int
     notes: list[str]
 

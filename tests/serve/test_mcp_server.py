@@ -141,7 +141,17 @@ def test_a_branch_change_shows_in_impact(shop: Repo) -> None:
             shop.commit("ship: express")
             second = await s.ok("impact")
             assert [c["qualified"] for c in second.data["changed"]] == ["ship"]
+            assert second.data["removed"] == []
             assert (await s.ok("affected")).data["ids"] == []
+            shop.git("checkout", "-q", "main")
+            shop.git("checkout", "-q", "-b", "no-refunds")
+            shop.edit("billing.py", '\n\ndef refund(amount):\n    """Give money back."""\n'
+                      '    return {"amount": -amount}\n', "\n")
+            shop.commit("billing: no refunds")
+            third = await s.ok("impact")
+            assert [(r["qualified"], r["file"], r["line"], r["references"])
+                    for r in third.data["removed"]] == [("refund", "billing.py", 11, 0)]
+            assert "— **removed** (the base has it at `billing.py:11`)" in third.text
 
     run(scenario)
 
