@@ -186,7 +186,7 @@ def _branch_change(ws: Workspace, base: str | None
     g = ws.graph()
     indexed = set(g.paths)
     hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
-    removals = removed_definitions(g, branch, hunks, TextAt(ws.root, branch.base_commit))
+    removals, hunks = removed_definitions(g, branch, hunks, TextAt(ws.root, branch.base_commit))
     changed = branch_change(g, ws.root, hunks, branch, gone_lines(removals))[0]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
             notes + list(branch.notes), hunks, removals)

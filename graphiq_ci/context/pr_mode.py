@@ -134,7 +134,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     w = {**FEATURES, **(weights or {})}
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
     base = TextAt(root, diff.base_commit)
-    removals = removed_definitions(g, diff, hunks, base)
+    removals, hunks = removed_definitions(g, diff, hunks, base)
     changed, changed_lines = branch_change(g, root, hunks, diff, gone_lines(removals))
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,

@@ -36,6 +36,8 @@ from graphiq_ci.vcs.repo import TextAt
 
 #: removed definitions the comment lists (those still referenced first)
 MAX_REMOVED = 8
+#: how many lines a deletion is slid along equal lines to fit the removed definitions
+MAX_SLIDE = 3
 #: references listed per removed definition (the count says how many there are in all)
 MAX_REFERENCES = 8
 _NAMING = ("calls", "references", "extends", "implements")
@@ -54,9 +56,12 @@ class Removal(NamedTuple):
 
 
 def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[Hunk]],
-                        base: TextAt) -> list[Removal]:
+                        base: TextAt) -> tuple[list[Removal], dict[str, list[Hunk]]]:
     """The outermost definitions the branch removed from the files it changed (a class
-    removed whole is one removal, not one per method), in path and line order."""
+    removed whole is one removal, not one per method), in path and line order; and `hunks`
+    with each deletion slid to them where git put it elsewhere among equal lines
+    (`slid_to_definitions`)."""
+    hunks = dict(hunks)
     changed, indexed = set(diff.paths), set(g.paths)
     defined_now = {g.qualified[i] for i in range(len(g.ids))
                    if g.kinds[i] != "file" and g.path(i) in changed}
@@ -80,9 +85,13 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
             parsed = extract(spec, old_path, "\n".join(lines).encode("utf-8", "replace"))
         except Exception:  # noqa: BLE001 - a base file the parser cannot read removes nothing
             continue
-        found = [(leading_start(lines, s.line, language or ""), s) for s in parsed.symbols
-                 if s.kind is not Kind.FILE and s.line in removed
-                 and s.qualified not in defined_now]
+        gone = [(leading_start(lines, s.line, language or ""), s) for s in parsed.symbols
+                if s.kind is not Kind.FILE and s.qualified not in defined_now]
+        spans = [(start, s.end_line) for start, s in gone]
+        hunks[change.path] = [slid_to_definitions(h, lines, spans) for h in hunks[change.path]]
+        removed = {n for h in hunks[change.path] for n in
+                   range(h.old_start, h.old_start + h.old_count) if n not in h.blank_old}
+        found = [(start, s) for start, s in gone if s.line in removed]
         found.sort(key=lambda fs: (fs[0], -fs[1].end_line))
         outer_end = 0
         for start, s in found:
@@ -92,7 +101,39 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
             out.append(Removal(change.path, s.name, s.qualified, s.kind.value, s.line,
                                qualified_of_key(s.parent or ""),
                                frozenset(range(start, s.end_line + 1)) & removed))
-    return out
+    return out, hunks
+
+
+def slid_to_definitions(h: Hunk, lines: list[str], spans: list[tuple[int, int]]) -> Hunk:
+    """A deletion moved along equal lines to where most of its lines are the `spans` (the
+    base's definitions the work tree lacks) or blank. Among equal lines git may put a
+    deletion anywhere: axum's PR removing two tests got the `}` closing the test before them
+    and left the second's `}`, so the test before them read as changed. Sliding keeps the
+    removed text and its blank lines as they are; ties keep git's place."""
+    if h.new_count or not h.old_count:
+        return h
+
+    def fit(start: int) -> int:
+        return sum(1 for n in range(start, start + h.old_count)
+                   if not lines[n - 1].strip() or any(a <= n <= b for a, b in spans))
+
+    best, best_fit = h.old_start, fit(h.old_start)
+    for step in (1, -1):
+        start = h.old_start
+        for _ in range(MAX_SLIDE):
+            # down: the line after the block is its first line again; up: the line before
+            # it is its last line again
+            a, b = (start, start + h.old_count) if step == 1 else (start - 1,
+                                                                   start + h.old_count - 1)
+            if a < 1 or b > len(lines) or lines[a - 1] != lines[b - 1]:
+                break
+            start += step
+            if fit(start) > best_fit:
+                best, best_fit = start, fit(start)
+    moved = best - h.old_start
+    return h if not moved else h._replace(
+        old_start=best, new_start=h.new_start + moved,
+        blank_old=frozenset(n for n in range(best, best + h.old_count) if not lines[n - 1].strip()))
 
 
 def gone_lines(removals: list[Removal]) -> dict[str, set[int]]:

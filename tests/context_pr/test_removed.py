@@ -10,6 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from graphiq_ci.context.removed import slid_to_definitions
+from graphiq_ci.lang.extract import extract
+from graphiq_ci.lang.registry import plugin_for
+from graphiq_ci.vcs import changed_hunks, changed_symbols
+
 from .shop import Repo, feature_branch, graphiq
 
 CLIENT = '''class Client:
@@ -231,3 +236,46 @@ def test_a_deleted_file_leaves_its_callers_behind_and_bad_files_cost_nothing(
     assert [(s["caller"], s["line"]) for s in removed["normalise"]["left_behind"]] == [
         ("main", 5)]
     assert removed["old"]["left_behind"] == []
+
+
+def _rust_tests(names: list[str]) -> str:
+    tests = [f"    #[test]\n    fn {n}() {{\n        let app = make(\"{n}\");\n\n"
+             f"        assert_eq!(app.len(), {len(n)});\n    }}\n" for n in names]
+    return "mod tests {\n    use super::*;\n\n" + "\n".join(tests) + "}\n"
+
+
+def _spans(path: str, text: str) -> list[tuple[str, str, int, int]]:
+    parsed = extract(plugin_for("rust"), path, text.encode())
+    return [(path, s.qualified, s.line, s.end_line) for s in parsed.symbols]
+
+
+def test_a_deletion_git_put_one_closing_brace_early_is_slid_onto_the_definitions(
+        tmp_path: Path) -> None:
+    """Among equal lines git may start a deletion at the `}` closing the definition before the
+    removed ones (it did on axum's PR removing two tests), leaving the last removed test's
+    `}`: the test before them then read as changed. Every placement git could choose is
+    reported alike: the two tests removed, no survivor changed."""
+    before, after = _rust_tests(["one", "two", "three", "four"]), _rust_tests(["one", "four"])
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    base = repo.commit("start", {"lib.rs": before})
+    repo.write({"lib.rs": after})
+    (git_put,) = changed_hunks(repo.path, base)["lib.rs"]
+    lines = before.splitlines()
+    early = git_put  # the same deletion slid up along equal lines to start at one's `}`
+    while lines[early.old_start - 1] != "    }":
+        start, end = early.old_start - 1, early.old_start + early.old_count - 1
+        assert lines[start - 1] == lines[end - 1], "not the same text: git could not choose it"
+        early = early._replace(old_start=start, new_start=early.new_start - 1,
+                               blank_old=frozenset(n for n in range(start, end)
+                                                   if not lines[n - 1].strip()))
+    removed_spans = [(a - 1, b) for _, q, a, b in _spans("lib.rs", before)  # `#[test]` too
+                     if q in ("tests.two", "tests.three")]
+    gone = {"lib.rs": {n for a, b in removed_spans for n in range(a, b + 1)}}
+    after_spans = _spans("lib.rs", after)
+    assert [c.qualified for c in changed_symbols({"lib.rs": [early]}, after_spans, gone)] == [
+        "tests.one"]  # the defect
+    for h in (git_put, early):
+        slid = slid_to_definitions(h, lines, removed_spans)
+        assert lines[slid.old_start - 1] != "    }"
+        assert changed_symbols({"lib.rs": [slid]}, after_spans, gone) == []
