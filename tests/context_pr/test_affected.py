@@ -384,6 +384,27 @@ def test_a_test_file_named_after_the_folder_of_a_change_is_affected(tmp_path: Pa
          [f"named after the folder {folder}, where the change is"])]
 
 
+def test_a_test_in_a_sibling_packages_sources_is_not_named_after_the_folder(
+        tmp_path: Path) -> None:
+    """In a workspace of packages, `macros/src/core_test.rs` tests the `macros` package: it
+    is not named after the folder `core/` of the sibling package the change is in (as
+    axum-macros' `axum_test.rs` was listed for a change in `axum/`). A suite outside any
+    package's sources, `core/tests/core_test.rs`, is."""
+    files = {"core/src/routing.rs": "pub fn route(p: &str) -> usize {\n    p.len()\n}\n",
+             "macros/src/core_test.rs": "#[test]\nfn expands() {\n    assert_eq!(1, 1);\n}\n"}
+    edit = ("core/src/routing.rs", "p.len()", "p.len() + 1")
+    repo = feature_branch(tmp_path / "sibling", files, edit)
+
+    out = affected(repo, "--all", "--format", "json")
+
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["files"] == []
+    files["core/tests/core_test.rs"] = "#[test]\nfn routes() {\n    assert_eq!(2, 2);\n}\n"
+    repo = feature_branch(tmp_path / "own", files, edit)
+    found = json.loads(affected(repo, "--all", "--format", "json").stdout)["files"]
+    assert [(f["path"], f["named_after"]) for f in found] == [("core/tests/core_test.rs", "core/")]
+
+
 def test_a_test_file_named_after_a_changed_type_without_the_projects_prefix(
         tmp_path: Path) -> None:
     """Where a file's types share a project prefix (`ZapNumber`, `ZapString`, … as zod's
