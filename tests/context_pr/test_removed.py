@@ -279,3 +279,16 @@ def test_a_deletion_git_put_one_closing_brace_early_is_slid_onto_the_definitions
         slid = slid_to_definitions(h, lines, removed_spans)
         assert lines[slid.old_start - 1] != "    }"
         assert changed_symbols({"lib.rs": [slid]}, after_spans, gone) == []
+
+
+def test_a_branch_that_only_removes_draws_no_diagram(tmp_path: Path) -> None:
+    """The diagram's legend calls a double box a changed symbol: with nothing changed (a
+    method removed), the task ranking's symbols were drawn as double boxes."""
+    repo = feature_branch(tmp_path / "repo", {"client.py": CLIENT, "jobs.py": JOBS},
+                          ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+
+    out = graphiq("context", "--diff", "--diagram", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    assert "**removed**" in out.stdout
+    assert "```mermaid" not in out.stdout and "Diagram" not in out.stdout
