@@ -185,8 +185,14 @@ def _branch_change(ws: Workspace, base: str | None
         raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
     g = ws.graph()
     indexed = set(g.paths)
-    hunks = changed_hunks(ws.root, branch.base_commit, [p for p in branch.paths if p in indexed])
+    hunks = changed_hunks(ws.root, branch.base_commit, branch.paths)  # deleted files' too
     removals, hunks = removed_definitions(g, branch, hunks, TextAt(ws.root, branch.base_commit))
+    hunks = {p: h for p, h in hunks.items() if p in indexed}
     changed = branch_change(g, ws.root, hunks, branch, gone_lines(removals))[0]
+    # A removed member changes its type: a test reaching the type may have used it (through
+    # dispatch, a subclass, reflection), though the comment lists no such type as changed.
+    owners = {(r.file, r.owner) for r in removals if r.owner}
+    changed += [i for i in range(len(g.ids))
+                if (g.path(i), g.qualified[i]) in owners and i not in changed]
     return (changed, list(branch.paths), {"ref": branch.base_ref, "commit": branch.base_commit},
             notes + list(branch.notes), hunks, removals)

@@ -198,17 +198,23 @@ def test_go_receiver_calls_of_a_removed_method_are_left_behind(tmp_path: Path) -
 
 
 def test_affected_runs_the_tests_that_still_call_a_removed_method(tmp_path: Path) -> None:
-    files = {"client.py": CLIENT,
-             "tests/test_client.py": "from client import Client\n\n\ndef test_ping():\n"
-                                     "    assert Client().ping(1) == 2\n\n\ndef test_close():\n"
-                                     "    assert Client().close() is None\n"}
+    """A test still calling the removed method fails: it is affected, with the removal in its
+    chain. So is one that makes the type: a removed member changes it. A test of another
+    type is not."""
+    files = {"client.py": CLIENT + "\n\nclass Pool:\n    def take(self):\n        return 1\n",
+             "tests/test_client.py": "from client import Client, Pool\n\n\n"
+                                     "def test_ping(client: Client):\n"
+                                     "    assert client.ping(1) == 2\n\n\n"
+                                     "def test_close():\n    assert Client().close() is None\n"
+                                     "\n\ndef test_take():\n    assert Pool().take() == 1\n"}
     repo = feature_branch(tmp_path / "repo", files,
                           ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
 
-    out = graphiq("affected", "--format", "pytest", cwd=repo.path)
+    out = graphiq("affected", "--all", "--format", "pytest", cwd=repo.path)
 
     assert out.returncode == 0, out.stderr
-    assert out.stdout == "tests/test_client.py::test_ping\n"
+    assert sorted(out.stdout.split()) == ["tests/test_client.py::test_close",
+                                          "tests/test_client.py::test_ping"]
     text = graphiq("affected", cwd=repo.path).stdout
     assert "  - `tests/test_client.py::test_ping`: `test_ping` → `Client.ping (removed)`" in text
 
