@@ -57,8 +57,8 @@ class RemovedSymbol(NamedTuple):
 
     qualified: str
     kind: str
-    file: str
-    line: int  # where the base had it
+    file: str  # where the base had it (a renamed file's old path)
+    line: int
     references: int  # every reference left to it
     left_behind: list[CallSite]  # the first few
 

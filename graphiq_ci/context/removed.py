@@ -46,7 +46,8 @@ _NAMING = ("calls", "references", "extends", "implements")
 class Removal(NamedTuple):
     """A definition the base has and the work tree does not, with its lines at the base."""
 
-    file: str  # its path now (the base's path may differ: a renamed file)
+    file: str  # its path now (the branch's hunks are keyed by it)
+    base_file: str  # its path at the base (another for a renamed file)
     name: str
     qualified: str
     kind: str
@@ -98,7 +99,7 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
             if s.end_line <= outer_end:
                 continue  # inside a removed definition listed already
             outer_end = s.end_line
-            out.append(Removal(change.path, s.name, s.qualified, s.kind.value, s.line,
+            out.append(Removal(change.path, old_path, s.name, s.qualified, s.kind.value, s.line,
                                qualified_of_key(s.parent or ""),
                                frozenset(range(start, s.end_line + 1)) & removed))
     return out, hunks
@@ -155,7 +156,7 @@ def removed_symbols(store: Store, g: GraphIndex, removals: list[Removal],
                           pos is not None and updated_by_branch(path, g.lines[pos],
                                                                 g.end_lines[pos], changed_lines),
                           test=is_test_path(path)) for path, line, pos in refs[:MAX_REFERENCES]]
-        out.append(RemovedSymbol(r.qualified, r.kind, r.file, r.line, len(refs), sites))
+        out.append(RemovedSymbol(r.qualified, r.kind, r.base_file, r.line, len(refs), sites))
     out.sort(key=lambda s: s.references == 0)  # stable: path and line order within each
     return out[:MAX_REMOVED]
 

@@ -298,3 +298,24 @@ def test_a_branch_that_only_removes_draws_no_diagram(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "**removed**" in out.stdout
     assert "```mermaid" not in out.stdout and "Diagram" not in out.stdout
+
+
+def test_a_method_removed_from_a_renamed_file_is_placed_in_the_base_file(
+        tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {"client.py": CLIENT, "jobs.py": JOBS})
+    repo.git("checkout", "-q", "-b", "move")
+    repo.git("mv", "client.py", "transport.py")
+    repo.edit("transport.py", "    def ping(self, n):\n        return n + 1\n\n", "")
+    repo.edit("jobs.py", "from client import Client", "from transport import Client")
+    repo.commit("client.py -> transport.py, without ping")
+
+    out = graphiq("context", "--base", "main", "--format", "json", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    (removed,) = json.loads(out.stdout)["removed"]
+    assert (removed["qualified"], removed["file"], removed["line"]) == (
+        "Client.ping", "client.py", 5)
+    assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [
+        ("nightly", "jobs.py"), ("hourly", "jobs.py"), ("Client.open", "transport.py")]
