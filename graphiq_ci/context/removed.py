@@ -36,7 +36,7 @@ from graphiq_ci.vcs.repo import TextAt
 
 #: removed definitions the comment lists (those still referenced first)
 MAX_REMOVED = 8
-#: how many lines a deletion is slid along equal lines to fit the removed definitions
+#: how many equal lines a deletion may swap with the kept ones beside it (`realigned`)
 MAX_SLIDE = 3
 #: references listed per removed definition (the count says how many there are in all)
 MAX_REFERENCES = 8
@@ -60,8 +60,8 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
                         base: TextAt) -> tuple[list[Removal], dict[str, list[Hunk]]]:
     """The outermost definitions the branch removed from the files it changed (a class
     removed whole is one removal, not one per method), in path and line order; and `hunks`
-    with each deletion slid to them where git put it elsewhere among equal lines
-    (`slid_to_definitions`)."""
+    with each deletion moved onto them where git chose other lines among equal ones
+    (`realigned`)."""
     hunks = dict(hunks)
     changed, indexed = set(diff.paths), set(g.paths)
     defined_now = {g.qualified[i] for i in range(len(g.ids))
@@ -89,7 +89,7 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
         gone = [(leading_start(lines, s.line, language or ""), s) for s in parsed.symbols
                 if s.kind is not Kind.FILE and s.qualified not in defined_now]
         spans = [(start, s.end_line) for start, s in gone]
-        hunks[change.path] = [slid_to_definitions(h, lines, spans) for h in hunks[change.path]]
+        hunks[change.path] = [r for h in hunks[change.path] for r in realigned(h, lines, spans)]
         removed = {n for h in hunks[change.path] for n in
                    range(h.old_start, h.old_start + h.old_count) if n not in h.blank_old}
         found = [(start, s) for start, s in gone if s.line in removed]
@@ -105,36 +105,65 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
     return out, hunks
 
 
-def slid_to_definitions(h: Hunk, lines: list[str], spans: list[tuple[int, int]]) -> Hunk:
-    """A deletion moved along equal lines to where most of its lines are the `spans` (the
-    base's definitions the work tree lacks) or blank. Among equal lines git may put a
-    deletion anywhere: axum's PR removing two tests got the `}` closing the test before them
-    and left the second's `}`, so the test before them read as changed. Sliding keeps the
-    removed text and its blank lines as they are; ties keep git's place."""
+def realigned(h: Hunk, lines: list[str], spans: list[tuple[int, int]]) -> list[Hunk]:
+    """A deletion as the run or runs of lines that best cover `spans` (the base's definitions
+    the work tree lacks). Where a removed line equals the kept line just after (or before)
+    the deletion, git could have removed either: axum's PR deleting two tests got the `}`
+    closing the test before them and kept the second's `}`, so that test read as changed; a
+    PR deleting a class's last method and the function after the class got the class's `}`
+    and kept the function's. Such a pair is swapped (at most MAX_SLIDE times, each swap a
+    strict gain in lines that are removed definitions' or blank); the text removed stays
+    the same. Ties keep git's choice."""
     if h.new_count or not h.old_count:
-        return h
+        return [h]
 
-    def fit(start: int) -> int:
-        return sum(1 for n in range(start, start + h.old_count)
-                   if not lines[n - 1].strip() or any(a <= n <= b for a, b in spans))
+    def fits(n: int) -> bool:
+        return not lines[n - 1].strip() or any(a <= n <= b for a, b in spans)
 
-    best, best_fit = h.old_start, fit(h.old_start)
-    for step in (1, -1):
-        start = h.old_start
-        for _ in range(MAX_SLIDE):
-            # down: the line after the block is its first line again; up: the line before
-            # it is its last line again
-            a, b = (start, start + h.old_count) if step == 1 else (start - 1,
-                                                                   start + h.old_count - 1)
-            if a < 1 or b > len(lines) or lines[a - 1] != lines[b - 1]:
-                break
-            start += step
-            if fit(start) > best_fit:
-                best, best_fit = start, fit(start)
-    moved = best - h.old_start
-    return h if not moved else h._replace(
-        old_start=best, new_start=h.new_start + moved,
-        blank_old=frozenset(n for n in range(best, best + h.old_count) if not lines[n - 1].strip()))
+    removed = git_put = list(range(h.old_start, h.old_start + h.old_count))
+    for _ in range(MAX_SLIDE):
+        best: tuple[int, list[int]] | None = None
+        for kept, run in ((removed[-1] + 1, _last_run(removed)),
+                          (removed[0] - 1, _last_run(removed[::-1]))):
+            if not 1 <= kept <= len(lines):
+                continue
+            for i in run:
+                if lines[i - 1] == lines[kept - 1]:
+                    gain = fits(kept) - fits(i)
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, sorted(set(removed) - {i} | {kept}))
+        if best is None:
+            break
+        removed = best[1]
+    if removed == git_put:
+        return [h]
+    out, before = [], 0
+    for run in _runs(removed):
+        out.append(Hunk(run[0], len(run), h.new_start + run[0] - h.old_start - before, 0,
+                        blank_old=frozenset(n for n in run if not lines[n - 1].strip())))
+        before += len(run)
+    return out
+
+
+def _runs(numbers: list[int]) -> list[list[int]]:
+    """Sorted numbers as runs of consecutive ones."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return runs
+
+
+def _last_run(numbers: list[int]) -> list[int]:
+    """The numbers at the end of `numbers` that step by one (either way) to its last."""
+    run = [numbers[-1]]
+    for n in reversed(numbers[:-1]):
+        if abs(n - run[-1]) != 1:
+            break
+        run.append(n)
+    return run
 
 
 def gone_lines(removals: list[Removal]) -> dict[str, set[int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graphiq_ci.context.removed import slid_to_definitions
+from graphiq_ci.context.removed import realigned
 from graphiq_ci.lang.extract import extract
 from graphiq_ci.lang.registry import plugin_for
 from graphiq_ci.vcs import changed_hunks, changed_symbols
@@ -282,7 +282,7 @@ def test_a_deletion_git_put_one_closing_brace_early_is_slid_onto_the_definitions
     assert [c.qualified for c in changed_symbols({"lib.rs": [early]}, after_spans, gone)] == [
         "tests.one"]  # the defect
     for h in (git_put, early):
-        slid = slid_to_definitions(h, lines, removed_spans)
+        (slid,) = realigned(h, lines, removed_spans)
         assert lines[slid.old_start - 1] != "    }"
         assert changed_symbols({"lib.rs": [slid]}, after_spans, gone) == []
 
@@ -319,3 +319,45 @@ def test_a_method_removed_from_a_renamed_file_is_placed_in_the_base_file(
         "Client.ping", "client.py", 5)
     assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [
         ("nightly", "jobs.py"), ("hourly", "jobs.py"), ("Client.open", "transport.py")]
+
+
+TS_SHOP = {"a.ts": '''export class Shop {
+  total(): number {
+    return this.price() + 1;
+  }
+
+  price(): number {
+    return 3;
+  }
+}
+
+export function helper(x: number): number {
+  return x * 2;
+}
+''', "b.ts": '''import { Shop, helper } from "./a";
+
+export function ring(shop: Shop): number {
+  return shop.price() + helper(2);
+}
+'''}
+
+
+def test_a_deletion_across_a_closing_brace_leaves_the_class_unchanged(tmp_path: Path) -> None:
+    """Deleting a class's last method and the function after the class, git removes the
+    class's `}` and keeps the function's (the same text): the class read as changed. The
+    two equal lines are swapped back: both removals, no changed symbol."""
+    repo = feature_branch(tmp_path / "repo", TS_SHOP,
+                          ("a.ts", "\n  price(): number {\n    return 3;\n  }\n", ""),
+                          ("a.ts", "\nexport function helper(x: number): number {\n"
+                                   "  return x * 2;\n}\n", ""))
+    hunks = changed_hunks(repo.path, repo.git("rev-parse", "main"))["a.ts"]
+    assert [(h.old_start, h.old_count) for h in hunks] == [(5, 8)]  # git's: lines 5-12
+
+    data = _pr(tmp_path / "cli", TS_SHOP,
+               ("a.ts", "\n  price(): number {\n    return 3;\n  }\n", ""),
+               ("a.ts", "\nexport function helper(x: number): number {\n"
+                        "  return x * 2;\n}\n", ""))
+
+    assert _changed(data) == set()
+    assert [(r["qualified"], r["references"]) for r in data["removed"]] == [
+        ("Shop.price", 2), ("helper", 2)]
