@@ -22,7 +22,12 @@ from graphiq_ci.context.git_signals import (
 )
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
-from graphiq_ci.context.removed import gone_lines, removed_definitions, removed_symbols
+from graphiq_ci.context.removed import (
+    gone_lines,
+    references_left,
+    removed_definitions,
+    removed_symbols,
+)
 from graphiq_ci.context.spans import leading_start
 from graphiq_ci.lang.registry import detect_language
 from graphiq_ci.model import EdgeKind
@@ -135,6 +140,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
     base = TextAt(root, diff.base_commit)
     removals, hunks = removed_definitions(g, diff, hunks, base)
+    left = {r: references_left(store, g, r) for r in removals}
     changed, changed_lines = branch_change(g, root, hunks, diff, gone_lines(removals))
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
@@ -143,6 +149,9 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     text = task.strip() or f"Changes to {names or ', '.join(diff.paths[:10])}"
     boosts = git_boosts(store, w, diff)
     impact = impact_by_file(g, changed)
+    # a file still naming what the branch removed is where the change reaches first
+    impact.update((path, 1.0) for refs in left.values() for path, _, _ in refs
+                  if path not in diff.paths)
     for path, share in impact.items():
         boosts.per_file.setdefault(path, {})["impact"] = round(w["impact"] * share, 4)
     ctx = assemble(store, g, root, text, opts, boosts)
@@ -164,13 +173,19 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     tests = list(dict.fromkeys(_neighbours(g, chosen["changed"], _TESTS, taken)
                                + [t.position for t in reached]))
     chains = {g.ids[t.position]: list(t.via) for t in reached if len(t.via) > 2}
-    chosen["impact"] = _neighbours(g, chosen["changed"], _IMPACT, taken | set(tests))[
+    # first the code that still names a removed definition: it now names nothing
+    behind = [i for refs in left.values() for _, _, i in refs
+              if i is not None and g.kinds[i] != "file" and not g.is_test(i) and i not in taken]
+    chosen["impact"] = list(dict.fromkeys(
+        behind + _neighbours(g, chosen["changed"], _IMPACT, taken | set(tests))))[
         : max(1, int(budget * SECTION_SHARE["impact"]))]
     chosen["tests"] = tests[: max(1, int(budget * SECTION_SHARE["tests"]))]
     roles = {"changed": ("changed", "changed on this branch"),
              "impact": ("caller", "depends on a changed symbol"),
              "tests": ("test", "tests a changed symbol")}
-    lead = [_as_symbol(g, i, *roles[name]) for name, ids in chosen.items() for i in ids]
+    lead = [_as_symbol(g, i, *(("caller", "names a definition the branch removed")
+                               if name == "impact" and i in behind else roles[name]))
+            for name, ids in chosen.items() for i in ids]
     lead_ids = {s.id for s in lead}
     rest = [s for s in ctx.symbols if s.id not in lead_ids][: max(0, budget - len(lead))]
     ctx.symbols = lead + rest
@@ -209,7 +224,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     ctx.changed_files = changed_file_lines(diff, hunks)
     ctx.changes = symbol_changes(store, g, root, chosen["changed"], hunks, changed_lines,
                                  ctx.code.sources, base)
-    ctx.removed = removed_symbols(store, g, removals, changed_lines)
+    ctx.removed = removed_symbols(g, left, changed_lines)
     ctx.stats["changed_files"] = len(diff.files)
     ctx.stats["changed_symbols"] = len(changed)
     ctx.stats["removed_symbols"] = len(removals)

@@ -174,13 +174,12 @@ def gone_lines(removals: list[Removal]) -> dict[str, set[int]]:
     return out
 
 
-def removed_symbols(store: Store, g: GraphIndex, removals: list[Removal],
+def removed_symbols(g: GraphIndex, left: dict[Removal, list[tuple[str, int, int | None]]],
                     changed_lines: dict[str, set[int]]) -> list[RemovedSymbol]:
-    """What the comment says of each removal: the references left to it, those still
-    referenced first, at most MAX_REMOVED."""
+    """What the comment says of each removal, given the references left to it
+    (`references_left`): those still referenced first, at most MAX_REMOVED."""
     out = []
-    for r in removals:
-        refs = references_left(store, g, r)
+    for r, refs in left.items():
         sites = [CallSite(_caller(g, path, pos), path, line,
                           pos is not None and updated_by_branch(path, g.lines[pos],
                                                                 g.end_lines[pos], changed_lines),

@@ -70,6 +70,12 @@ def test_a_method_removed_whole_is_removed_and_its_class_unchanged(tmp_path: Pat
         ("Client.open", "client.py", 3), ("nightly", "jobs.py", 5), ("hourly", "jobs.py", 9)]
     assert removed["references"] == 3
     assert "Client" not in _changed(data)  # the class lost no line of its own
+    # the code still calling it is what depends on the change
+    by_id = {s["id"]: s for s in data["symbols"]}
+    assert sorted((by_id[i]["qualified"], by_id[i]["reasons"][0])
+                  for i in data["sections"]["impact"]) == [
+        (q, "names a definition the branch removed") for q in ("Client.open", "hourly",
+                                                               "nightly")]
     md = data["markdown"]
     assert "**0** changed symbols · **1** removed" in md
     assert ("- `Client.ping` (method) — **removed** (the base has it at `client.py:5`); "
@@ -287,38 +293,25 @@ def test_a_deletion_git_put_one_closing_brace_early_is_slid_onto_the_definitions
         assert changed_symbols({"lib.rs": [slid]}, after_spans, gone) == []
 
 
-def test_a_branch_that_only_removes_draws_no_diagram(tmp_path: Path) -> None:
+def test_a_branch_that_only_removes_draws_no_changed_symbol(tmp_path: Path) -> None:
     """The diagram's legend calls a double box a changed symbol: with nothing changed (a
-    method removed), the task ranking's symbols were drawn as double boxes."""
-    repo = feature_branch(tmp_path / "repo", {"client.py": CLIENT, "jobs.py": JOBS},
-                          ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+    method removed), the task ranking's symbols were drawn as double boxes. Now the code
+    still calling the removed method is drawn, as callers; and with nothing calling it,
+    there is no diagram at all."""
+    edit = ("client.py", "    def ping(self, n):\n        return n + 1\n\n", "")
+    repo = feature_branch(tmp_path / "called", {"client.py": CLIENT, "jobs.py": JOBS}, edit)
 
     out = graphiq("context", "--diff", "--diagram", cwd=repo.path)
 
     assert out.returncode == 0, out.stderr
-    assert "**removed**" in out.stdout
-    assert "```mermaid" not in out.stdout and "Diagram" not in out.stdout
-
-
-def test_a_method_removed_from_a_renamed_file_is_placed_in_the_base_file(
-        tmp_path: Path) -> None:
-    repo = Repo(tmp_path / "repo")
-    repo.git("init", "-q", "-b", "main")
-    repo.commit("start", {"client.py": CLIENT, "jobs.py": JOBS})
-    repo.git("checkout", "-q", "-b", "move")
-    repo.git("mv", "client.py", "transport.py")
-    repo.edit("transport.py", "    def ping(self, n):\n        return n + 1\n\n", "")
-    repo.edit("jobs.py", "from client import Client", "from transport import Client")
-    repo.commit("client.py -> transport.py, without ping")
-
-    out = graphiq("context", "--base", "main", "--format", "json", cwd=repo.path)
-
-    assert out.returncode == 0, out.stderr
-    (removed,) = json.loads(out.stdout)["removed"]
-    assert (removed["qualified"], removed["file"], removed["line"]) == (
-        "Client.ping", "client.py", 5)
-    assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [
-        ("nightly", "jobs.py"), ("hourly", "jobs.py"), ("Client.open", "transport.py")]
+    chart = out.stdout.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    nodes = sorted(line.strip().split(" ", 1)[0][2:] for line in chart.splitlines()
+                   if line.startswith("  n") and "-->" not in line)
+    assert nodes == ['("Client.open")', '("hourly")', '("nightly")'], chart
+    repo = feature_branch(tmp_path / "uncalled", {"client.py": CLIENT},
+                          ("client.py", "\n    def close(self):\n        return None\n", ""))
+    out = graphiq("context", "--diff", "--diagram", cwd=repo.path)
+    assert "**removed**" in out.stdout and "```mermaid" not in out.stdout
 
 
 TS_SHOP = {"a.ts": '''export class Shop {
