@@ -59,7 +59,7 @@ class RemovedSymbol(NamedTuple):
     kind: str
     file: str  # where the base had it (a renamed file's old path)
     line: int
-    references: int  # every reference left to it
+    references: int | None  # every reference left to it; None: an inherited one may answer
     left_behind: list[CallSite]  # the first few
 
 

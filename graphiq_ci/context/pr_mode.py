@@ -150,7 +150,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     boosts = git_boosts(store, w, diff)
     impact = impact_by_file(g, changed)
     # a file still naming what the branch removed is where the change reaches first
-    impact.update((path, 1.0) for refs in left.values() for path, _, _ in refs
+    impact.update((path, 1.0) for refs in left.values() for path, _, _ in refs or ()
                   if path not in diff.paths)
     for path, share in impact.items():
         boosts.per_file.setdefault(path, {})["impact"] = round(w["impact"] * share, 4)
@@ -174,7 +174,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
                                + [t.position for t in reached]))
     chains = {g.ids[t.position]: list(t.via) for t in reached if len(t.via) > 2}
     # first the code that still names a removed definition: it now names nothing
-    behind = [i for refs in left.values() for _, _, i in refs
+    behind = [i for refs in left.values() for _, _, i in refs or ()
               if i is not None and g.kinds[i] != "file" and not g.is_test(i) and i not in taken]
     chosen["impact"] = list(dict.fromkeys(
         behind + _neighbours(g, chosen["changed"], _IMPACT, taken | set(tests))))[

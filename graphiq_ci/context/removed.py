@@ -23,8 +23,10 @@ from typing import NamedTuple
 from graphiq_ci.context.change_report import updated_by_branch
 from graphiq_ci.context.dispatch import enclosing_definition
 from graphiq_ci.context.model import CallSite, RemovedSymbol
+from graphiq_ci.context.relations import SUPERTYPES
 from graphiq_ci.context.spans import leading_start
 from graphiq_ci.index.parse import DEFAULT_MAX_FILE_SIZE
+from graphiq_ci.index.resolve import STANDARD_METHODS
 from graphiq_ci.lang.extract import extract
 from graphiq_ci.lang.registry import detect_language, plugin_for
 from graphiq_ci.model import Kind, qualified_of_key
@@ -38,6 +40,8 @@ from graphiq_ci.vcs.repo import TextAt
 MAX_REMOVED = 8
 #: how many equal lines a deletion may swap with the kept ones beside it (`realigned`)
 MAX_SLIDE = 3
+#: how far up a removed method's type its supertypes are followed (`_outside_base`)
+SUPERTYPE_LEVELS = 3
 #: references listed per removed definition (the count says how many there are in all)
 MAX_REFERENCES = 8
 _NAMING = ("calls", "references", "extends", "implements")
@@ -174,25 +178,35 @@ def gone_lines(removals: list[Removal]) -> dict[str, set[int]]:
     return out
 
 
-def removed_symbols(g: GraphIndex, left: dict[Removal, list[tuple[str, int, int | None]]],
+def removed_symbols(g: GraphIndex,
+                    left: dict[Removal, list[tuple[str, int, int | None]] | None],
                     changed_lines: dict[str, set[int]]) -> list[RemovedSymbol]:
     """What the comment says of each removal, given the references left to it
-    (`references_left`): those still referenced first, at most MAX_REMOVED."""
+    (`references_left`; None: not known): those still referenced first, at most
+    MAX_REMOVED."""
     out = []
     for r, refs in left.items():
+        if refs is None:
+            out.append(RemovedSymbol(r.qualified, r.kind, r.base_file, r.line, None, []))
+            continue
         sites = [CallSite(_caller(g, path, pos), path, line,
                           pos is not None and updated_by_branch(path, g.lines[pos],
                                                                 g.end_lines[pos], changed_lines),
                           test=is_test_path(path)) for path, line, pos in refs[:MAX_REFERENCES]]
         out.append(RemovedSymbol(r.qualified, r.kind, r.base_file, r.line, len(refs), sites))
-    out.sort(key=lambda s: s.references == 0)  # stable: path and line order within each
+    out.sort(key=lambda s: not s.references)  # stable: path and line order within each
     return out[:MAX_REMOVED]
 
 
 def references_left(store: Store, g: GraphIndex, r: Removal
-                    ) -> list[tuple[str, int, int | None]]:
+                    ) -> list[tuple[str, int, int | None]] | None:
     """Each reference the work tree still makes to the removal, in path and line order: its
-    path, line and enclosing definition's graph position (None: not in the graph)."""
+    path, line and enclosing definition's graph position (None: not in the graph). None
+    when a method of that name may still answer them, inherited from a type outside the
+    repository or the language's own (`toString`, `save` on a Django model): then the calls
+    are no sign of a break."""
+    if r.owner and (r.name in STANDARD_METHODS or _outside_base(store, g, r)):
+        return None
     owner_name = r.owner.rsplit(".", 1)[-1]
     defined = any(g.names[j] == r.name for j in g.by_name.get(r.name.lower(), ()))
     rows = store.conn.execute(
@@ -215,6 +229,21 @@ def references_left(store: Store, g: GraphIndex, r: Removal
                   for path, line, src_id, alias in _imports_of(store, g, r)
                   if r.name in alias.split(",")]
     return sorted(set(found), key=lambda f: (f[0], f[1]))
+
+
+def _outside_base(store: Store, g: GraphIndex, r: Removal) -> bool:
+    """The removal's type, or a supertype the repository defines, extends or implements a
+    type the repository does not define (its `extends` reference is unresolved)."""
+    types = [i for i in range(len(g.ids)) if g.qualified[i] == r.owner and g.path(i) == r.file]
+    seen = set(types)
+    for _ in range(SUPERTYPE_LEVELS):
+        types = [j for t in types for j, _, code in g.out[t] if code in SUPERTYPES
+                 and j not in seen]
+        seen.update(types)
+    ids = [g.ids[i] for i in seen]
+    return bool(ids) and store.conn.execute(
+        f"SELECT 1 FROM refs WHERE src_id IN ({','.join('?' * len(ids))}) AND kind IN "
+        "('extends', 'implements') AND dst_id IS NULL LIMIT 1", ids).fetchone() is not None
 
 
 def _caller(g: GraphIndex, path: str, pos: int | None) -> str:

@@ -73,7 +73,8 @@ class RemovedDefinition(BaseModel):
     kind: str
     file: str
     line: int = Field(description="where the base had it")
-    references: int = Field(description="every reference the branch's code still makes to it")
+    references: int | None = Field(description="every reference the branch's code still makes "
+                                   "to it; null when a method it inherits may answer them")
     left_behind: list[LeftBehind] = Field(description="the first few of those references")
 
 

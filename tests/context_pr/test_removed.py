@@ -24,7 +24,7 @@ CLIENT = '''class Client:
     def ping(self, n):
         return n + 1
 
-    def close(self):
+    def shutdown(self):
         return None
 '''
 
@@ -40,7 +40,7 @@ def hourly():
 
 
 def daily(c: Client):
-    return c.close()
+    return c.shutdown()
 '''
 
 
@@ -85,13 +85,13 @@ def test_a_method_removed_whole_is_removed_and_its_class_unchanged(tmp_path: Pat
 
 def test_a_removal_whose_callers_were_updated_leaves_nothing_behind(tmp_path: Path) -> None:
     data = _pr(tmp_path, {"client.py": CLIENT, "jobs.py": JOBS},
-               ("client.py", "    def close(self):\n        return None\n", ""),
-               ("jobs.py", "    return c.close()\n", "    return None\n"))
+               ("client.py", "    def shutdown(self):\n        return None\n", ""),
+               ("jobs.py", "    return c.shutdown()\n", "    return None\n"))
 
     (removed,) = data["removed"]
     assert (removed["qualified"], removed["references"], removed["left_behind"]) == (
-        "Client.close", 0, [])
-    assert "`Client.close` (method) — **removed** (the base has it at `client.py:8`); " \
+        "Client.shutdown", 0, [])
+    assert "`Client.shutdown` (method) — **removed** (the base has it at `client.py:8`); " \
            "nothing references it any more" in data["markdown"]
     assert _changed(data) == {"daily"}
 
@@ -211,7 +211,7 @@ def test_affected_runs_the_tests_that_still_call_a_removed_method(tmp_path: Path
              "tests/test_client.py": "from client import Client, Pool\n\n\n"
                                      "def test_ping(client: Client):\n"
                                      "    assert client.ping(1) == 2\n\n\n"
-                                     "def test_close():\n    assert Client().close() is None\n"
+                                     "def test_shutdown():\n    assert Client().shutdown() is None\n"
                                      "\n\ndef test_take():\n    assert Pool().take() == 1\n"}
     repo = feature_branch(tmp_path / "repo", files,
                           ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
@@ -219,8 +219,8 @@ def test_affected_runs_the_tests_that_still_call_a_removed_method(tmp_path: Path
     out = graphiq("affected", "--all", "--format", "pytest", cwd=repo.path)
 
     assert out.returncode == 0, out.stderr
-    assert sorted(out.stdout.split()) == ["tests/test_client.py::test_close",
-                                          "tests/test_client.py::test_ping"]
+    assert sorted(out.stdout.split()) == ["tests/test_client.py::test_ping",
+                                          "tests/test_client.py::test_shutdown"]
     text = graphiq("affected", cwd=repo.path).stdout
     assert "  - `tests/test_client.py::test_ping`: `test_ping` → `Client.ping (removed)`" in text
 
@@ -309,7 +309,7 @@ def test_a_branch_that_only_removes_draws_no_changed_symbol(tmp_path: Path) -> N
                    if line.startswith("  n") and "-->" not in line)
     assert nodes == ['("Client.open")', '("hourly")', '("nightly")'], chart
     repo = feature_branch(tmp_path / "uncalled", {"client.py": CLIENT},
-                          ("client.py", "\n    def close(self):\n        return None\n", ""))
+                          ("client.py", "\n    def shutdown(self):\n        return None\n", ""))
     out = graphiq("context", "--diff", "--diagram", cwd=repo.path)
     assert "**removed**" in out.stdout and "```mermaid" not in out.stdout
 
@@ -354,3 +354,24 @@ def test_a_deletion_across_a_closing_brace_leaves_the_class_unchanged(tmp_path: 
     assert _changed(data) == set()
     assert [(r["qualified"], r["references"]) for r in data["removed"]] == [
         ("Shop.price", 2), ("helper", 2)]
+
+
+def test_a_method_a_base_outside_the_repository_may_provide_claims_nothing(
+        tmp_path: Path) -> None:
+    """Removing an override from a class whose base is a library's (a Django model's
+    `archive`), the calls may now reach the base's method: the comment lists the removal but
+    neither names those calls as broken nor says nothing references it."""
+    files = {"shop.py": "from django.db import models\n\n\nclass Order(models.Model):\n"
+                        "    def archive(self):\n        return 1\n\n    def total(self):\n"
+                        "        return 2\n",
+             "jobs.py": "from shop import Order\n\n\ndef nightly(o: Order):\n"
+                        "    return o.archive()\n"}
+    data = _pr(tmp_path, files, ("shop.py", "    def archive(self):\n        return 1\n\n", ""))
+
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["references"], removed["left_behind"]) == (
+        "Order.archive", None, [])
+    assert "`Order.archive` (method) — **removed** (the base has it at `shop.py:5`); its type " \
+           "inherits from outside the repository, which may still answer its calls" \
+           in data["markdown"]
+    assert data["sections"]["impact"] == []
