@@ -211,7 +211,8 @@ def test_affected_runs_the_tests_that_still_call_a_removed_method(tmp_path: Path
              "tests/test_client.py": "from client import Client, Pool\n\n\n"
                                      "def test_ping(client: Client):\n"
                                      "    assert client.ping(1) == 2\n\n\n"
-                                     "def test_shutdown():\n    assert Client().shutdown() is None\n"
+                                     "def test_shutdown():\n"
+                                     "    assert Client().shutdown() is None\n"
                                      "\n\ndef test_take():\n    assert Pool().take() == 1\n"}
     repo = feature_branch(tmp_path / "repo", files,
                           ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
