@@ -43,10 +43,41 @@ def _join(items: Iterable[Any], sep: str) -> str:
     return sep.join(map(str, items))  # Jinja's `join`: every item as text
 
 
+def _place(file: str, line: int) -> str:
+    return code_span(f"{file}:{line}")
+
+
+def _branch_change(v: dict[str, Any]) -> str:
+    """PR mode's list of what the branch changed, as templates/prompt.md.j2 writes it: what
+    a reader (an LLM reviewing the change) cannot see in the code alone."""
+    changed, removed = v["in_section"]["changed"], v["removed"]
+    if not (changed or removed):
+        return ""
+    out = ["\n\n# What the branch changed\n"]
+    for s in changed:
+        c = v["changes"].get(s.id)
+        line = f"\n- {code_span(s.qualified)} ({s.kind}) in {_place(s.file, s.line)}"
+        if c:
+            line += ": added" if c.added else ": signature changed" if c.signature_changed else ""
+            line += f" · {c.callers} caller{'' if c.callers == 1 else 's'}"
+            if c.not_updated:
+                line += "; not updated in this change: " + ", ".join(
+                    f"{code_span(t.caller)} at {_place(t.file, t.line)}" for t in c.not_updated)
+        out.append(line)
+    for r in removed:
+        line = f"\n- {code_span(r.qualified)} ({r.kind}): removed (the base has it at " \
+               f"{_place(r.file, r.line)})"
+        if r.left_behind:
+            line += "; still referenced at " + ", ".join(_place(t.file, t.line)
+                                                          for t in r.left_behind)
+        out.append(line)
+    return "".join(out)
+
+
 def prompt(v: dict[str, Any]) -> str:
     """templates/prompt.md.j2."""
-    out = [f"# Task\n\n{v['task']}\n\n# Relevant code\n\nFiles most likely involved, best "
-           f"first: {_join((f.path for f in v['top_files']), ', ')}.\n"]
+    out = [f"# Task\n\n{v['task']}{_branch_change(v)}\n\n# Relevant code\n\nFiles most likely "
+           f"involved, best first: {_join((f.path for f in v['top_files']), ', ')}.\n"]
     out += [f"\n\n## {sn.file} (lines {sn.ranges})\n\n{code_block(sn.code, sn.language)}"
             for sn in v["snippets"]]
     out.append("\n")

@@ -14,6 +14,7 @@ from graphiq_ci.render import output
 from graphiq_ci.render.builtin import BUILTIN
 from graphiq_ci.render.jinja_env import jinja_template
 from tests.context.conftest import SHOP
+from tests.context_pr.shop import feature_branch
 
 TASKS = ["refunds over the order total are rejected",
          "receipt_markdown writes code fences for support tickets",
@@ -41,9 +42,35 @@ def _views(ctx: Context) -> list[dict[str, object]]:
     return views
 
 
+@pytest.fixture(scope="module")
+def pr_context(tmp_path_factory: pytest.TempPathFactory) -> Context:
+    """A branch that gives `send` a parameter (one caller left) and removes `ping` (called)."""
+    client = ("class Client:\n    def send(self, body):\n        return body\n\n"
+              "    def ping(self):\n        return 1\n")
+    jobs = ("from client import Client\n\n\ndef nightly(c: Client):\n"
+            "    return c.send(c.ping())\n")
+    repo = feature_branch(tmp_path_factory.mktemp("pr") / "repo",
+                          {"client.py": client, "jobs.py": jobs},
+                          ("client.py", "def send(self, body):", "def send(self, body, timeout):"),
+                          ("client.py", "\n    def ping(self):\n        return 1\n", ""))
+    return build_context(repo.path, "", Options(), diff=True)
+
+
+def test_the_prompt_says_what_the_branch_changed(pr_context: Context) -> None:
+    text = output.render_text(pr_context, "prompt").text
+    assert text.split("# Relevant code")[0].split("# What the branch changed\n\n")[1] == (
+        "- `Client.send` (method) in `client.py:2`: signature changed · 1 caller; not updated "
+        "in this change: `nightly` at `jobs.py:5`\n"
+        "- `Client.ping` (method): removed (the base has it at `client.py:5`); still "
+        "referenced at `jobs.py:5`\n\n")
+
+
 @pytest.mark.parametrize("fmt", sorted(BUILTIN))
-def test_python_templates_write_what_jinja_writes(contexts: list[Context], fmt: str) -> None:
+def test_python_templates_write_what_jinja_writes(contexts: list[Context], pr_context: Context,
+                                                  fmt: str) -> None:
     jinja = jinja_template(fmt, None)
+    for view in _views(pr_context):
+        assert BUILTIN[fmt](view) == jinja(view)
     checked = 0
     for ctx in contexts:
         for view in _views(ctx):
