@@ -121,6 +121,8 @@ def _view(ctx: Context, snippets: list[Snippet], with_diagram: bool, tokens: int
         "changed_files_total": len(ctx.changed_files),
         "changes": {c.id: c for c in ctx.changes},
         "removed": ctx.removed[:limit],
+        # those the comment has no room for are counted (removed.MAX_REMOVED, `limit`)
+        "removed_total": int(ctx.stats.get("removed_symbols", len(ctx.removed))),
         "test_chains": ctx.test_chains,
         "tokens": tokens,
         "counter": counter_name(),

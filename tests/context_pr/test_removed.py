@@ -376,3 +376,21 @@ def test_a_method_a_base_outside_the_repository_may_provide_claims_nothing(
            "inherits from outside the repository, which may still answer its calls" \
            in data["markdown"]
     assert data["sections"]["impact"] == []
+
+
+def test_removals_past_the_lists_room_are_counted(tmp_path: Path) -> None:
+    """A deleted module of ten functions: the comment lists eight and counts the rest."""
+    module = "".join(f"def step_{k}(x):\n    return x + {k}\n\n\n" for k in range(10))
+    repo = Repo(tmp_path / "repo")
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("start", {"steps.py": module, "main.py": "def main():\n    return 0\n"})
+    repo.git("checkout", "-q", "-b", "drop")
+    (repo.path / "steps.py").unlink()
+    repo.commit("drop steps.py")
+
+    out = graphiq("context", "--base", "main", cwd=repo.path)
+
+    assert out.returncode == 0, out.stderr
+    assert "· **10** removed ·" in out.stdout
+    assert out.stdout.count("— **removed**") == 8
+    assert "- … and 2 more removed\n" in out.stdout
