@@ -11,7 +11,8 @@ file removes nothing). Its lines are no surviving definition's change (`changed_
 A reference counts only where it names the removed definition without a guess, as
 resolution would have (index/resolve.py): it is unresolved now, and
 - for a member of a type: it is called on a value of that type (`c.gone()` with `c: A`,
-  `self.gone()`), or made bare from inside the type (Java's implicit `this`);
+  `self.gone()`), or made bare from inside the type (Java's implicit `this`); for a function
+  nested in another, or one in a Rust `mod`, bare from inside its parent;
 - for anything else: it is bare (`gone()`, `Gone` in an annotation) and nothing in the
   repository defines the name any more.
 """
@@ -223,7 +224,8 @@ def references_left(store: Store, g: GraphIndex, r: Removal
         pos = enclosing_definition(g, path, src_id)
         if r.owner:
             typed = bool(receiver_type) and receiver_type.rsplit(".", 1)[-1] == owner_name
-            inside = bool(bare) and _caller(g, path, pos).startswith(r.owner + ".")
+            caller = _caller(g, path, pos)
+            inside = bool(bare) and (caller == r.owner or caller.startswith(r.owner + "."))
             if not (typed or inside):
                 continue
         elif defined or receiver_type or alias or not (bare or kind != "calls"):

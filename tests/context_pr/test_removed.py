@@ -394,3 +394,13 @@ def test_removals_past_the_lists_room_are_counted(tmp_path: Path) -> None:
     assert "· **10** removed ·" in out.stdout
     assert out.stdout.count("— **removed**") == 8
     assert "- … and 2 more removed\n" in out.stdout
+
+
+def test_a_nested_function_removed_while_its_parent_still_calls_it(tmp_path: Path) -> None:
+    files = {"steps.py": "def outer(x):\n    def helper(y):\n        return y + 1\n\n"
+                         "    return helper(x)\n"}
+    data = _pr(tmp_path, files, ("steps.py", "    def helper(y):\n        return y + 1\n\n", ""))
+
+    (removed,) = data["removed"]
+    assert removed["qualified"] == "outer.helper"
+    assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [("outer", 2)]
