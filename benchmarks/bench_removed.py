@@ -97,7 +97,11 @@ def run_case(repo: Path, case: dict) -> tuple[int, int, int, int] | str:
     _git(repo, "checkout", "-q", "-f", f"{sha}^")
     _git(repo, "branch", "-f", "base", f"{sha}^")
     _git(repo, "checkout", "-q", "-B", BRANCH)
-    _git(repo, "checkout", sha, "--", case["file"])
+    if subprocess.run(["git", "-C", str(repo), "cat-file", "-e", f"{sha}:{case['file']}"],
+                      capture_output=True).returncode == 0:
+        _git(repo, "checkout", sha, "--", case["file"])
+    else:  # the commit deleted the file
+        _git(repo, "rm", "-q", case["file"])
     _git(repo, "-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-q",
          "-m", "the removal")
     out = subprocess.run([C.graphiq_exe(), "context", "--base", "base", "--format", "json",
@@ -129,7 +133,10 @@ def main() -> int:
         cases = mine(clone, args.commits, args.cases)
         totals = [0, 0, 0, 0]
         for case in cases:
-            got = run_case(clone, case)
+            try:
+                got = run_case(clone, case)
+            except (subprocess.SubprocessError, OSError, ValueError) as exc:
+                got = f"error {exc}"
             if isinstance(got, str):
                 print(f"  {name} {case['commit'][:10]}: {got}", file=sys.stderr)
                 continue
