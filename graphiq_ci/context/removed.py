@@ -19,6 +19,8 @@ resolution would have (index/resolve.py): it is unresolved now, and
 
 from __future__ import annotations
 
+import json
+import posixpath
 from collections import Counter
 from typing import NamedTuple
 
@@ -104,11 +106,12 @@ def removed_definitions(g: GraphIndex, diff: BranchDiff, hunks: dict[str, list[H
                    range(h.old_start, h.old_start + h.old_count) if n not in h.blank_old}
         found = [(start, s) for start, s in gone if s.line in removed]
         found.sort(key=lambda fs: (fs[0], -fs[1].end_line))
-        outer_end = 0
+        outer_end, listed = 0, set()
         for start, s in found:
-            if s.end_line <= outer_end:
-                continue  # inside a removed definition listed already
+            if s.end_line <= outer_end or s.qualified in listed:
+                continue  # inside a removed definition, or a namesake (a Rust `impl`) listed
             outer_end = s.end_line
+            listed.add(s.qualified)
             out.append(Removal(change.path, old_path, s.name, s.qualified, s.kind.value, s.line,
                                qualified_of_key(s.parent or ""),
                                frozenset(range(start, s.end_line + 1)) & removed))
@@ -219,6 +222,7 @@ def references_left(store: Store, g: GraphIndex, r: Removal
         "SELECT f.path, r.src_id, r.line, r.kind, r.receiver_type, r.bare, r.alias FROM refs r "
         f"JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.kind IN "
         f"({','.join('?' * len(_NAMING))}) AND r.dst_id IS NULL", (r.name, *_NAMING))
+    seen_from = None if r.owner else _could_name_it(store, g, r)
     found = []
     for path, src_id, line, kind, receiver_type, bare, alias in rows:
         pos = enclosing_definition(g, path, src_id)
@@ -228,7 +232,8 @@ def references_left(store: Store, g: GraphIndex, r: Removal
             inside = bool(bare) and (caller == r.owner or caller.startswith(r.owner + "."))
             if not (typed or inside):
                 continue
-        elif defined or receiver_type or alias or not (bare or kind != "calls"):
+        elif defined or receiver_type or alias or not (bare or kind != "calls") \
+                or seen_from is not None and path not in seen_from:
             continue
         found.append((path, line, pos))
     if not r.owner:
@@ -251,6 +256,24 @@ def _outside_base(store: Store, g: GraphIndex, r: Removal) -> bool:
     return bool(ids) and store.conn.execute(
         f"SELECT 1 FROM refs WHERE src_id IN ({','.join('?' * len(ids))}) AND kind IN "
         "('extends', 'implements') AND dst_id IS NULL LIMIT 1", ids).fetchone() is not None
+
+
+def _could_name_it(store: Store, g: GraphIndex, r: Removal) -> set[str]:
+    """The files whose code could name a top-level removal unqualified: its own, its
+    folder's (a Go package, a Java package), and those importing its file or a namesake of
+    it (a C header), resolved or, where the file is gone, by a module path naming its stem.
+    A type's name elsewhere is another's: axum's tests use `headers::Host`, which the refs
+    table records as `Host`, and the removal of axum-extra's `Host` listed them."""
+    folder, stem = posixpath.split(r.file)
+    stem = stem.split(".", 1)[0]
+    paths = {p for p in g.paths if posixpath.dirname(p) == folder}
+    homes = [g.ids[g.file_symbol[k]] for k, p in enumerate(g.paths)
+             if posixpath.basename(p).split(".", 1)[0] == stem and g.file_symbol[k] >= 0]
+    rows = store.conn.execute(
+        "SELECT f.path, r.name, r.dst_id FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE r.kind = 'imports' AND (r.dst_id IN (SELECT value FROM json_each(?)) "
+        "OR (r.dst_id IS NULL AND r.name LIKE ?))", (json.dumps(homes), f"%{stem}%"))
+    return paths | {path for path, _, _ in rows}
 
 
 def _caller(g: GraphIndex, path: str, pos: int | None) -> str:

@@ -404,3 +404,22 @@ def test_a_nested_function_removed_while_its_parent_still_calls_it(tmp_path: Pat
     (removed,) = data["removed"]
     assert removed["qualified"] == "outer.helper"
     assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [("outer", 2)]
+
+
+def test_a_namesake_from_another_module_is_not_left_behind(tmp_path: Path) -> None:
+    """`headers::Host` in a test is another crate's type, though the refs table records it
+    as `Host`: removing the crate's own `Host` lists the code that imports it only (axum's
+    removal of axum-extra's `Host` listed four tests using `headers::Host`)."""
+    files = {"src/lib.rs": "mod host;\nmod user;\n",
+             "src/host.rs": "pub struct Host {\n    pub name: String,\n}\n\n"
+                            "pub fn port() -> u16 {\n    80\n}\n",
+             "src/user.rs": "use crate::host::Host;\n\npub fn name(h: Host) -> String {\n"
+                            "    h.name\n}\n",
+             "tests/named.rs": "use headers;\n\nstruct Extractor {\n"
+                               "    host: headers::Host,\n}\n"}
+    data = _pr(tmp_path, files,
+               ("src/host.rs", "pub struct Host {\n    pub name: String,\n}\n\n", ""))
+
+    (removed,) = data["removed"]
+    assert removed["qualified"] == "Host"
+    assert {s["file"] for s in removed["left_behind"]} == {"src/user.rs"}
