@@ -63,7 +63,7 @@ def _definitions(path: str, text: str) -> dict[str, str]:
 def mine(repo: Path, commits: int, cases: int) -> list[dict]:
     """Commits removing a definition from one file while changing other source files."""
     found = []
-    for sha in _git(repo, "log", "--no-merges", "--format=%H", "-n", str(commits)).split():
+    for sha in _git(repo, "log", "--no-merges", "--format=%H", "-n", str(commits), "origin/HEAD").split():
         rows = [r.split("\t") for r in _git(repo, "diff", "--numstat", "--no-renames",
                                              f"{sha}^", sha, check=False).splitlines()]
         files = {r[2]: int(r[1]) for r in rows if len(r) == 3 and r[1].isdigit()
