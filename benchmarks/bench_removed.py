@@ -63,7 +63,9 @@ def _definitions(path: str, text: str) -> dict[str, str]:
 def mine(repo: Path, commits: int, cases: int) -> list[dict]:
     """Commits removing a definition from one file while changing other source files."""
     found = []
-    for sha in _git(repo, "log", "--no-merges", "--format=%H", "-n", str(commits), "origin/HEAD").split():
+    # the mirror's default branch: the clone's HEAD is wherever the last run left it
+    log = _git(repo, "log", "--no-merges", "--format=%H", "-n", str(commits), "origin/HEAD")
+    for sha in log.split():
         rows = [r.split("\t") for r in _git(repo, "diff", "--numstat", "--no-renames",
                                              f"{sha}^", sha, check=False).splitlines()]
         files = {r[2]: int(r[1]) for r in rows if len(r) == 3 and r[1].isdigit()

@@ -138,7 +138,7 @@ def affected(ws: Workspace, base: str | None = None,
         files.setdefault(test.place.file, AffectedFile(test.place.file)).cases.append(test)
     # a test still calling a definition the branch removed fails: it calls the change itself
     for r in removals:
-        for path, _, i in references_left(ws.store, g, r) or ():
+        for path, _, i in references_left(ws.store, g, ws.root, r) or ():
             if i is not None and g.is_test(i) and g.kinds[i] != "file":
                 files.setdefault(path, AffectedFile(path)).cases.append(ReachingTest(
                     place(g, i), case_id(g, i) if is_test_case(g, i) else "",

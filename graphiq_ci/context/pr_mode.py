@@ -140,7 +140,7 @@ def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchD
     hunks = changed_hunks(root, diff.base_commit, diff.paths)
     base = TextAt(root, diff.base_commit)
     removals, hunks = removed_definitions(g, diff, hunks, base)
-    left = {r: references_left(store, g, r) for r in removals}
+    left = {r: references_left(store, g, root, r) for r in removals}
     changed, changed_lines = branch_change(g, root, hunks, diff, gone_lines(removals))
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections import Counter
+from pathlib import Path
 from typing import NamedTuple
 
 from graphiq_ci.context.change_report import updated_by_branch
+from graphiq_ci.context.code import read_lines
 from graphiq_ci.context.dispatch import enclosing_definition
 from graphiq_ci.context.model import CallSite, RemovedSymbol
 from graphiq_ci.context.relations import SUPERTYPES
@@ -207,7 +210,7 @@ def removed_symbols(g: GraphIndex,
     return out[:MAX_REMOVED]
 
 
-def references_left(store: Store, g: GraphIndex, r: Removal
+def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
                     ) -> list[tuple[str, int, int | None]] | None:
     """Each reference the work tree still makes to the removal, in path and line order: its
     path, line and enclosing definition's graph position (None: not in the graph). None
@@ -223,6 +226,7 @@ def references_left(store: Store, g: GraphIndex, r: Removal
         f"JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.kind IN "
         f"({','.join('?' * len(_NAMING))}) AND r.dst_id IS NULL", (r.name, *_NAMING))
     seen_from = None if r.owner else _could_name_it(store, g, r)
+    texts: dict[str, list[str]] = {}
     found = []
     for path, src_id, line, kind, receiver_type, bare, alias in rows:
         pos = enclosing_definition(g, path, src_id)
@@ -233,7 +237,8 @@ def references_left(store: Store, g: GraphIndex, r: Removal
             if not (typed or inside):
                 continue
         elif defined or receiver_type or alias or not (bare or kind != "calls") \
-                or seen_from is not None and path not in seen_from:
+                or seen_from is not None and path not in seen_from \
+                or not _unqualified(root, path, line, r.name, texts):
             continue
         found.append((path, line, pos))
     if not r.owner:
@@ -256,6 +261,19 @@ def _outside_base(store: Store, g: GraphIndex, r: Removal) -> bool:
     return bool(ids) and store.conn.execute(
         f"SELECT 1 FROM refs WHERE src_id IN ({','.join('?' * len(ids))}) AND kind IN "
         "('extends', 'implements') AND dst_id IS NULL LIMIT 1", ids).fetchone() is not None
+
+
+def _unqualified(root: Path, path: str, line: int, name: str,
+                 texts: dict[str, list[str]]) -> bool:
+    """The name stands on its own on that line (`Buffer{}`, `h: Host`), not as another
+    module's (`bytes.Buffer`, `headers::Host`), which the refs table records alike: removing
+    bubbletea's own `Buffer` type listed 46 uses of `bytes.Buffer` in its package's tests.
+    A line that cannot be read says no."""
+    if path not in texts:
+        texts[path] = read_lines(root, path)
+    lines = texts[path]
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return re.search(rf"(?<![\w.:>]){re.escape(name)}\b", text) is not None
 
 
 def _could_name_it(store: Store, g: GraphIndex, r: Removal) -> set[str]:

@@ -423,3 +423,19 @@ def test_a_namesake_from_another_module_is_not_left_behind(tmp_path: Path) -> No
     (removed,) = data["removed"]
     assert removed["qualified"] == "Host"
     assert {s["file"] for s in removed["left_behind"]} == {"src/user.rs"}
+
+
+def test_another_packages_type_of_the_same_name_is_not_left_behind(tmp_path: Path) -> None:
+    """Go: removing the package's own `Buffer`, `bytes.Buffer` in the same package is the
+    standard library's (bubbletea's tests held 46 such uses); `Buffer{}` is the removed one."""
+    files = {"buffer.go": "package main\n\ntype Buffer struct {\n\tcells []rune\n}\n\n"
+                          "func Width() int {\n\treturn 80\n}\n",
+             "render.go": "package main\n\nimport \"bytes\"\n\nfunc render() int {\n"
+                          "\tvar out bytes.Buffer\n\tb := Buffer{}\n\treturn out.Len() + "
+                          "len(b.cells)\n}\n"}
+    data = _pr(tmp_path, files,
+               ("buffer.go", "type Buffer struct {\n\tcells []rune\n}\n\n", ""))
+
+    (removed,) = data["removed"]
+    assert removed["qualified"] == "Buffer"
+    assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [("render", 7)]
