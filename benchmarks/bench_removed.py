@@ -149,13 +149,15 @@ def main() -> int:
         _git(clone, "checkout", "-q", "-f", "base", check=False)
         rows.append((name, len(cases), *totals))
     lines = [f"Removed definitions: graphiq-ci {git_describe()}; {C.hardware_note()}.", "",
-             "| repository | cases | references listed | precision | files to find | recall |",
-             "|---|---|---|---|---|---|"]
+             "| repository | cases | references listed | in the commit's files | precision "
+             "| files to find | found | recall |",
+             "|---|---|---|---|---|---|---|---|"]
     every = ["ALL", sum(r[1] for r in rows), *(sum(r[k] for r in rows) for k in range(2, 6))]
     for name, n, listed, right, want, hit in [*rows, tuple(every)]:
         precision = f"{right / listed:.2f}" if listed else "-"
         recall = f"{hit / want:.2f}" if want else "-"
-        lines.append(f"| {name} | {n} | {listed} | {precision} | {want} | {recall} |")
+        lines.append(f"| {name} | {n} | {listed} | {right} | {precision} | {want} | {hit} "
+                     f"| {recall} |")
     print("\n".join(lines))
     return 0
 

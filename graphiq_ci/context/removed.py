@@ -46,7 +46,7 @@ from graphiq_ci.vcs.repo import TextAt
 #: removed definitions the comment lists (those still referenced first)
 MAX_REMOVED = 8
 #: how many equal lines a deletion may swap with the kept ones beside it (`realigned`)
-MAX_SLIDE = 3
+MAX_SWAPS = 3
 #: how far up a removed method's type its supertypes are followed (`_outside_base`)
 SUPERTYPE_LEVELS = 3
 #: references listed per removed definition (the count says how many there are in all)
@@ -127,7 +127,7 @@ def realigned(h: Hunk, lines: list[str], spans: list[tuple[int, int]]) -> list[H
     the deletion, git could have removed either: axum's PR deleting two tests got the `}`
     closing the test before them and kept the second's `}`, so that test read as changed; a
     PR deleting a class's last method and the function after the class got the class's `}`
-    and kept the function's. Such a pair is swapped (at most MAX_SLIDE times, each swap a
+    and kept the function's. Such a pair is swapped (at most MAX_SWAPS times, each swap a
     strict gain in lines that are removed definitions' or blank); the text removed stays
     the same. Ties keep git's choice."""
     if h.new_count or not h.old_count:
@@ -137,7 +137,7 @@ def realigned(h: Hunk, lines: list[str], spans: list[tuple[int, int]]) -> list[H
         return not lines[n - 1].strip() or any(a <= n <= b for a, b in spans)
 
     removed = git_put = list(range(h.old_start, h.old_start + h.old_count))
-    for _ in range(MAX_SLIDE):
+    for _ in range(MAX_SWAPS):
         best: tuple[int, list[int]] | None = None
         for kept, run in ((removed[-1] + 1, _last_run(removed)),
                           (removed[0] - 1, _last_run(removed[::-1]))):
