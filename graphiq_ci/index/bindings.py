@@ -15,7 +15,10 @@ changes nothing a valid module can observe. A star binds "*" (lang/queries).
 
 from __future__ import annotations
 
+import posixpath
+
 from graphiq_ci.index.names import Def, NameTable
+from graphiq_ci.lang import plugin_for
 from graphiq_ci.store import Store, chunks
 
 #: how many files a name is followed through (an entry file, a sub-package's, the definer)
@@ -35,6 +38,9 @@ class FileImports:
         self.conflicting: set[str] = set()  # names bound to two files here
         self.files: set[int] = set()
         self.stars: set[int] = set()  # files whose names this one passes on whole
+        #: names bound to a module itself (`import jobs`, `mod tuple;`), not to a name a
+        #: module defines (`from users import app`)
+        self.modules: set[str] = set()
 
     def bind(self, scope: str, name: str, target: int) -> None:
         if self.anywhere.setdefault(name, target) != target:
@@ -95,8 +101,32 @@ class ImportTable:
                 for bound in filter(None, alias.split(",")):
                     if bound == STAR:
                         imp.stars.add(target)
-                    else:
-                        imp.bind(scope, bound.rsplit(".", 1)[-1], target)
+                        continue
+                    module = self._submodule(file_id, name, bound, target)
+                    if module is not None:
+                        imp.files.add(module)
+                    local = bound.rsplit(".", 1)[-1]
+                    imp.bind(scope, local, target if module is None else module)
+                    if module is not None or self._module_named(target, local):
+                        imp.modules.add(local)
+
+    def _submodule(self, file_id: int, name: str, bound: str, target: int) -> int | None:
+        """The file of the module `bound` when the import of `name` binds a module of that
+        package (`from . import rich_utils`, `use crate::de::{enum_}`): calls through it
+        (`rich_utils.f()`, `enum_::f()`) are that file's, not the package entry file's."""
+        separator = plugin_for(self._t.language_of[file_id]).path_separator
+        if not separator or bound == name:  # `import a.b` binds a.b itself
+            return None
+        joined = name + bound if name.endswith(separator) else f"{name}{separator}{bound}"
+        module = self._t.import_target(joined, file_id)
+        return None if module == target else module  # Rust's candidates fall back to it
+
+    def _module_named(self, file_id: int, name: str) -> bool:
+        """`file_id` is the module `name` (`tuple.rs`, `jobs.py`, `util/index.ts`)."""
+        folder, base = posixpath.split(self._t.path_of.get(file_id, ""))
+        if base in plugin_for(self._t.language_of[file_id]).module_files:
+            return posixpath.basename(folder) == name
+        return base.split(".", 1)[0] == name
 
     def passed_on(self, file_id: int, name: str, defs: list[Def]) -> Def | None:
         """The one top-level definition among `defs` that `file_id` passes on as `name`,

@@ -78,18 +78,23 @@ def _shared_parts(qualified: str, scope: list[str]) -> int:
 
 
 def _member(t: NameTable, imports: FileImports, file_id: int, name: str, defs: list[Def],
-            receiver_type: str) -> Def | None | bool:
+            receiver_type: str, scope: str = "") -> Def | None | bool:
     """The member `name` of `receiver_type` or of its nearest base that has one; False when
     the type is not this repository's (an external receiver: no definition here is it); None
-    when nothing is known, and names alone decide."""
+    when nothing is known, and names alone decide. Where the type's name is defined twice,
+    the nearer file decides, then the one whose enclosing names `scope` shares most of (two
+    test modules' own `Enum`)."""
     if not t.defines_type(receiver_type):
         return False
     for type_name in t.type_and_bases(receiver_type):
         members = [d for d in defs if d.qualified == f"{type_name}.{name}"
                    or d.qualified.endswith(f".{type_name}.{name}")]
-        if len(members) > 1:  # the type's name is defined twice: the nearer file decides
+        if len(members) > 1:
             members = ([d for d in members if d.file_id == file_id]
                        or [d for d in members if d.file_id in imports.files] or members)
+        if len(members) > 1:
+            picked = _pick(members, scope)
+            members = [picked] if picked is not None else members
         if len(members) == 1:
             return members[0]
         if members:
@@ -122,7 +127,7 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
     if not defs:
         return None
     if receiver_type:
-        member = _member(t, imports, file_id, name, defs, receiver_type)
+        member = _member(t, imports, file_id, name, defs, receiver_type, scope)
         if member is False:
             return None
         if isinstance(member, Def):
@@ -133,6 +138,15 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
             member = table.namespace_member(origin, namespace, name, defs)
             if member is not None:
                 return member.id
+        # an imported type, called through: `Client::new()`, `Client.create()`
+        typed = _member(t, imports, file_id if origin is None else origin, name, defs,
+                        namespace, scope)
+        if isinstance(typed, Def):
+            return typed.id
+        if origin is not None and namespace in imports.modules:
+            module = {origin} | t.defining_files.get(origin, set())
+            if all(d.file_id not in module for d in defs):
+                return None  # its module defines no such name (a branch removed it)
     # a call through an imported name never reaches this file's own definitions
     local = [] if namespace else [d for d in defs if d.file_id == file_id]
     if local:
@@ -150,7 +164,12 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
         if there:
             return None
         passed = table.passed_on(origin, name, defs)  # an entry file passing it on
-        return passed.id if passed is not None else t.file_symbol.get(origin)
+        if passed is not None:
+            return passed.id
+        # the module itself, called by its name (`debug()` of `require('debug')`); a call
+        # through an object (`attrs.identifier()`) is no call of Rust's `mod identifier;`
+        if bare or not call:
+            return t.file_symbol.get(origin)
     if call and not bare:
         # `res.redirect(url)` calls a property of some object. A variable or constant of
         # another file is no property of anything here: reached through its module, the

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from graphiq_ci.model import TYPE_KINDS, Kind
 
-SELF_NAMES = frozenset({"self", "this", "cls", "$this"})
+SELF_NAMES = frozenset({"self", "this", "cls", "$this", "Self"})
 DATA_KINDS = frozenset({Kind.FIELD, Kind.CONSTANT, Kind.VARIABLE})
 MAX_RECEIVER_CHARS = 80
 

@@ -20,7 +20,7 @@ def _ecmascript(name: str, exts: tuple[str, ...], grammar: str, query: str) -> L
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", (".py", ".pyi"), "python", "python.scm", ("python",),
                  import_candidates=imports.python, constructor_names=("__init__",),
-                 module_files=("__init__.py",), attribute_prefixes=("@",)),
+                 module_files=("__init__.py",), attribute_prefixes=("@",), path_separator="."),
     _ecmascript("javascript", (".js", ".mjs", ".cjs"), "javascript", "javascript.scm"),
     _ecmascript("jsx", (".jsx",), "javascript", "javascript.scm"),
     _ecmascript("typescript", (".ts", ".mts", ".cts"), "typescript", "typescript.scm"),
@@ -28,7 +28,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("go", (".go",), "go", "go.scm", import_candidates=imports.go),
     LanguageSpec("rust", (".rs",), "rust", "rust.scm", import_candidates=imports.rust,
                  constructor_names=("new",), module_files=("mod.rs", "lib.rs"),
-                 attribute_prefixes=("#[",), tests_by_attribute=True),
+                 attribute_prefixes=("#[",), tests_by_attribute=True, path_separator="::"),
     LanguageSpec("java", (".java",), "java", "java.scm",
                  import_candidates=imports.dotted_class(".java"), implicit_self=True,
                  overloads=True, arity_picks_overload=True, attribute_prefixes=("@",),

@@ -53,6 +53,10 @@ class LanguageSpec(NamedTuple):
     # its test runners pick a test by an attribute on it (JUnit's `@Test`, Rust's `#[test]`,
     # xUnit's `[Fact]`), not by its name: in a test file, a function nothing calls is a test
     tests_by_attribute: bool = False
+    # joins an import's module path and a name it imports (`from pkg import sub`: `pkg.sub`,
+    # `use crate::de::{enum_}`: `crate::de::enum_`): a name that is a module of its own
+    # binds that module's file, not the package's (index/bindings.py)
+    path_separator: str = ""
 
     @property
     def is_code(self) -> bool:

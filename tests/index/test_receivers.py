@@ -268,3 +268,111 @@ class _OptionParser:
     assert ("_Argument.both", "_Argument.process") in edges
     assert not {dst for src, dst in edges if src == "_OptionParser.run"} & {
         "_Option.process", "_Argument.process"}
+
+
+RUST_PATHS = {
+    "Cargo.toml": "[package]\nname = \"shop\"\n",
+    "src/lib.rs": """mod enum_;
+mod identifier;
+mod store;
+mod tuple;
+use crate::store::Store;
+
+pub struct Params;
+impl Params {
+    pub fn new() -> Self { Params }
+}
+
+pub fn expand() -> u8 {
+    enum_::generate();
+    tuple::generate();
+    let _s = Store::new();
+    let _v: Vec<u8> = Vec::new();
+    lookup().identifier()
+}
+""",
+    "src/enum_.rs": "use crate::tuple;\n\npub fn generate() -> u8 { tuple::generate() }\n",
+    "src/tuple.rs": "pub fn generate() -> u8 { 2 }\n",
+    "src/identifier.rs": "pub const KIND: u8 = 3;\n",
+    "src/shapes.rs": """pub mod one {
+    pub enum E { A(u8) }
+    pub fn make() -> E { E::A(1) }
+}
+pub mod two {
+    pub enum E { A(u8) }
+    pub fn make() -> E { E::A(2) }
+}
+""",
+    "src/store.rs": """pub struct Store;
+impl Store {
+    pub fn new() -> Self { Self::empty() }
+    fn empty() -> Self { Store }
+}
+pub struct Attrs;
+impl Attrs {
+    pub fn identifier(&self) -> u8 { 1 }
+}
+pub fn lookup() -> Attrs { Attrs }
+""",
+}
+
+
+def test_a_rust_path_call_is_its_modules_or_its_types(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`tuple::generate()` is the `generate` of the module `mod tuple;` or `use …::tuple`
+    binds, never the caller's own namesake (`enum_.rs` calling `tuple::generate` was an edge
+    to itself); `Store::new()` with `Store` imported is Store's, `Vec::new()` nobody's here,
+    `Self::empty()` the enclosing impl's; and a method call whose name is also a module's
+    (`….identifier()`, `mod identifier;`) is not a call of the module."""
+    repo = make_repo(RUST_PATHS)
+    run_index(repo)
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        edges = set(conn.execute(
+            "SELECT fa.path || ':' || a.qualified, fb.path || ':' || b.qualified FROM edges e "
+            "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
+            "JOIN files fa ON fa.id = a.file_id JOIN files fb ON fb.id = b.file_id "
+            "WHERE e.kind = 'calls'"))
+    finally:
+        conn.close()
+    assert {("src/lib.rs:expand", "src/enum_.rs:generate"),
+            ("src/lib.rs:expand", "src/tuple.rs:generate"),
+            ("src/enum_.rs:generate", "src/tuple.rs:generate"),
+            ("src/lib.rs:expand", "src/store.rs:Store.new"),
+            ("src/store.rs:Store.new", "src/store.rs:Store.empty"),
+            ("src/lib.rs:expand", "src/store.rs:Attrs.identifier"),
+            # a type named twice in a file: the one the caller's module holds
+            ("src/shapes.rs:one.make", "src/shapes.rs:one.E.A"),
+            ("src/shapes.rs:two.make", "src/shapes.rs:two.E.A")} <= edges
+    assert ("src/enum_.rs:generate", "src/enum_.rs:generate") not in edges
+    assert ("src/lib.rs:expand", "src/lib.rs:Params.new") not in edges  # Vec::new()
+    assert not {dst for _, dst in edges if dst.startswith("src/identifier.rs")}
+
+
+PYTHON_PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/rich_utils.py": "def render(x):\n    return x\n",
+    "pkg/core.py": "def render(x):\n    return -x\n\n\ndef show(x):\n"
+                   "    from . import rich_utils\n    return rich_utils.render(x)\n",
+    "tools/render.py": "def render(x):\n    return x * 2\n",
+    "main.py": "import pkg.core\nfrom pkg import rich_utils\n\n\ndef run():\n"
+               "    return rich_utils.render(1)\n",
+}
+
+
+def test_a_python_submodule_import_binds_the_submodule(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`from . import rich_utils` binds `pkg/rich_utils.py`, not the package's
+    `__init__.py`: `rich_utils.render()` is that file's `render` (three in the repository,
+    one beside the caller), which names alone never picked."""
+    repo = make_repo(PYTHON_PACKAGE)
+    run_index(repo)
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        edges = set(conn.execute(
+            "SELECT a.qualified, fb.path FROM edges e JOIN symbols a ON a.id = e.src_id "
+            "JOIN symbols b ON b.id = e.dst_id JOIN files fb ON fb.id = b.file_id "
+            "WHERE e.kind = 'calls' AND b.name = 'render'"))
+    finally:
+        conn.close()
+    assert edges == {("show", "pkg/rich_utils.py"), ("run", "pkg/rich_utils.py")}

@@ -93,7 +93,7 @@ def test_rust_references() -> None:
         ("crate::db", ("Conn",)),
         ("crate::db", ("DbPool",)),
         ("super::errors", ()),
-        ("codec", ()),
+        ("codec", ("codec",)),  # `mod codec;` binds `codec`: `codec::decode()` goes there
     }
 
 

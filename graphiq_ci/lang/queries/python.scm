@@ -51,7 +51,7 @@
 (except_clause (identifier) @name) @reference.type
 (except_clause (tuple (identifier) @name)) @reference.type
 
-(import_statement name: (dotted_name) @name) @reference.import
+(import_statement name: (dotted_name) @name @alias) @reference.import
 (import_statement name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
 ; `from x import *` binds "*": what x defines or imports is reachable through this module too
 ; (index/resolve.py follows it for the files importing this one)

@@ -38,7 +38,7 @@
 ; are calls too, except the std ones every file uses.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
-(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
 (call_expression
   function: (generic_function
     function: [(identifier) @name
@@ -114,7 +114,7 @@
      (scoped_identifier name: (identifier) @alias) @name
      (use_as_clause path: (_) @name alias: (identifier) @alias)])) @reference.import
 ; `mod x;` pulls in x.rs; `extern crate x;`.
-(mod_item name: (identifier) @name !body) @reference.import
+(mod_item name: (identifier) @name @alias !body) @reference.import
 (extern_crate_declaration name: (identifier) @name) @reference.import
 
 ; Deep-graph tokens.
