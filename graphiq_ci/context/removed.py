@@ -220,32 +220,50 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
     if r.owner and (r.name in STANDARD_METHODS or _outside_base(store, g, r)):
         return None
     owner_name = r.owner.rsplit(".", 1)[-1]
+    elsewhere = _importing_from_elsewhere(store, g, r, owner_name) if r.owner else set()
     defined = any(g.names[j] == r.name for j in g.by_name.get(r.name.lower(), ()))
     rows = store.conn.execute(
         "SELECT f.path, r.src_id, r.line, r.kind, r.receiver_type, r.bare, r.alias FROM refs r "
         f"JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.kind IN "
         f"({','.join('?' * len(_NAMING))}) AND r.dst_id IS NULL", (r.name, *_NAMING))
     seen_from = None if r.owner else _could_name_it(store, g, r)
+    imports = [] if r.owner else _imports_of(store, g, r)
+    modules: dict[str, set[str]] = {}  # a file → the names its imports bind to r.file
+    for path, _, _, alias in imports:
+        modules.setdefault(path, set()).update(alias.split(","))
     texts: dict[str, list[str]] = {}
     found = []
     for path, src_id, line, kind, receiver_type, bare, alias in rows:
         pos = enclosing_definition(g, path, src_id)
         if r.owner:
-            typed = bool(receiver_type) and receiver_type.rsplit(".", 1)[-1] == owner_name
+            typed = bool(receiver_type) and receiver_type.rsplit(".", 1)[-1] == owner_name \
+                and path not in elsewhere
             caller = _caller(g, path, pos)
             inside = bool(bare) and (caller == r.owner or caller.startswith(r.owner + "."))
             if not (typed or inside):
+                continue
+        elif alias and kind == "calls":  # through a module: `client.ping()`, `enum_::f()`
+            if alias not in modules.get(path, ()):
                 continue
         elif defined or receiver_type or alias or not (bare or kind != "calls") \
                 or seen_from is not None and path not in seen_from \
                 or not _unqualified(root, path, line, r.name, texts):
             continue
         found.append((path, line, pos))
-    if not r.owner:
-        found += [(path, line, enclosing_definition(g, path, src_id))
-                  for path, line, src_id, alias in _imports_of(store, g, r)
-                  if r.name in alias.split(",")]
+    found += [(path, line, enclosing_definition(g, path, src_id))
+              for path, line, src_id, alias in imports if r.name in alias.split(",")]
     return sorted(set(found), key=lambda f: (f[0], f[1]))
+
+
+def _importing_from_elsewhere(store: Store, g: GraphIndex, r: Removal, name: str) -> set[str]:
+    """The files whose imports bind `name` to somewhere other than the removal's file: a
+    type of that name used there is the imported one (serde moved `ContentVisitor` into
+    another crate, and the file it left imports it from there)."""
+    own = _file_symbol_id(g, r.file)
+    rows = store.conn.execute(
+        "SELECT f.path, r.alias, r.dst_id FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE r.kind = 'imports' AND ',' || r.alias || ',' LIKE ?", (f"%,{name},%",))
+    return {path for path, _, dst in rows if dst is None or dst != own}
 
 
 def _outside_base(store: Store, g: GraphIndex, r: Removal) -> bool:
@@ -302,12 +320,18 @@ def _caller(g: GraphIndex, path: str, pos: int | None) -> str:
 def _imports_of(store: Store, g: GraphIndex, r: Removal) -> list[tuple[str, int, int, str]]:
     """The imports resolved to the removal's file (`from client import Pool`), with the names
     each binds: one that binds the removed name now fails."""
-    try:
-        file_pos = g.file_symbol[g.paths.index(r.file)]
-    except ValueError:  # the branch deleted the file: its importers are unresolved
-        return []
-    if file_pos < 0:
+    own = _file_symbol_id(g, r.file)
+    if own is None:  # the branch deleted the file: its importers are unresolved
         return []
     return store.conn.execute(
         "SELECT f.path, r.line, r.src_id, r.alias FROM refs r JOIN files f ON f.id = r.file_id "
-        "WHERE r.kind = 'imports' AND r.dst_id = ?", (g.ids[file_pos],)).fetchall()
+        "WHERE r.kind = 'imports' AND r.dst_id = ?", (own,)).fetchall()
+
+
+def _file_symbol_id(g: GraphIndex, path: str) -> int | None:
+    """The id of `path`'s file symbol; None when the work tree has no such file."""
+    try:
+        file_pos = g.file_symbol[g.paths.index(path)]
+    except ValueError:
+        return None
+    return g.ids[file_pos] if file_pos >= 0 else None

@@ -439,3 +439,41 @@ def test_another_packages_type_of_the_same_name_is_not_left_behind(tmp_path: Pat
     (removed,) = data["removed"]
     assert removed["qualified"] == "Buffer"
     assert [(s["caller"], s["line"]) for s in removed["left_behind"]] == [("render", 7)]
+
+
+def test_a_call_through_the_removals_module_is_left_behind(tmp_path: Path) -> None:
+    """`tuple::generate()` (Rust's `mod tuple;`) and `jobs.nightly()` (`import jobs`) name
+    the removed function through its module: the call now fails. A namesake in another
+    module (`enum_::generate`) keeps its calls, and so does a call through that module."""
+    rust = {"src/lib.rs": "mod enum_;\nmod tuple;\n\npub fn expand() -> u8 {\n"
+                          "    tuple::generate() + enum_::generate()\n}\n",
+            "src/enum_.rs": "pub fn generate() -> u8 {\n    1\n}\n",
+            "src/tuple.rs": "pub fn generate() -> u8 {\n    2\n}\n\npub fn size() -> u8 {\n"
+                            "    3\n}\n"}
+    data = _pr(tmp_path / "rust", rust,
+               ("src/tuple.rs", "pub fn generate() -> u8 {\n    2\n}\n\n", ""))
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["file"]) == ("generate", "src/tuple.rs")
+    assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
+        ("expand", "src/lib.rs", 5)]
+
+    python = {"jobs.py": "def nightly():\n    return 1\n\n\ndef hourly():\n    return 2\n",
+              "cron.py": "import jobs\n\n\ndef run():\n    return jobs.nightly() + jobs.hourly()\n"}
+    data = _pr(tmp_path / "python", python,
+               ("jobs.py", "def nightly():\n    return 1\n\n\n", ""))
+    (removed,) = data["removed"]
+    assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
+        ("run", "cron.py", 5)]
+
+
+def test_a_call_on_a_type_imported_from_elsewhere_is_not_left_behind(tmp_path: Path) -> None:
+    """`sdk.py` imports its `Client` from a package outside the repository: its
+    `c.ping()` is that Client's, not the one whose method the branch removed (serde moved
+    `ContentVisitor` to another crate and listed the file importing it from there)."""
+    files = {"client.py": CLIENT, "jobs.py": JOBS,
+             "sdk.py": "from vendor_sdk import Client\n\n\ndef probe(c: Client):\n"
+                       "    return c.ping(4)\n"}
+    data = _pr(tmp_path, files,
+               ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+    (removed,) = data["removed"]
+    assert [s["file"] for s in removed["left_behind"]] == ["client.py", "jobs.py", "jobs.py"]
