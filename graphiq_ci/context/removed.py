@@ -256,14 +256,26 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
 
 
 def _importing_from_elsewhere(store: Store, g: GraphIndex, r: Removal, name: str) -> set[str]:
-    """The files whose imports bind `name` to somewhere other than the removal's file: a
-    type of that name used there is the imported one (serde moved `ContentVisitor` into
-    another crate, and the file it left imports it from there)."""
+    """The files whose imports bind `name` to another file than the removal's, and not to
+    one passing on the removal's file (a re-export: `pub use self::content::…`), or through
+    a module path the index cannot follow that names none of the removal's folders and
+    file: a type of that name used there is the imported one. serde moved `ContentVisitor`
+    into another crate, and the file it left, importing it from `serde_core::__private`,
+    read as still calling the removed one."""
     own = _file_symbol_id(g, r.file)
-    rows = store.conn.execute(
-        "SELECT f.path, r.alias, r.dst_id FROM refs r JOIN files f ON f.id = r.file_id "
+    if own is None:  # the branch deleted the file: every import of it is unresolved now
+        return set()
+    conn = store.conn
+    rows = conn.execute(
+        "SELECT f.path, r.name, s.file_id FROM refs r JOIN files f ON f.id = r.file_id "
+        "LEFT JOIN symbols s ON s.id = r.dst_id "
         "WHERE r.kind = 'imports' AND ',' || r.alias || ',' LIKE ?", (f"%,{name},%",))
-    return {path for path, _, dst in rows if dst is None or dst != own}
+    passing = {f for (f,) in conn.execute(
+        "SELECT file_id FROM refs WHERE kind = 'imports' AND dst_id = ? UNION "
+        "SELECT file_id FROM symbols WHERE id = ?", (own, own))}
+    parts = set(re.split(r"[/.]", r.file))
+    return {path for path, module, target in rows if target not in passing
+            and not (target is None and parts & set(re.split(r"\W+", module)))}
 
 
 def _outside_base(store: Store, g: GraphIndex, r: Removal) -> bool:

@@ -477,3 +477,12 @@ def test_a_call_on_a_type_imported_from_elsewhere_is_not_left_behind(tmp_path: P
                ("client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
     (removed,) = data["removed"]
     assert [s["file"] for s in removed["left_behind"]] == ["client.py", "jobs.py", "jobs.py"]
+
+    # imported through a package that passes it on, it is the removal's type
+    package = {"pkg/__init__.py": "from .client import Client\n", "pkg/client.py": CLIENT,
+               "run.py": "from pkg import Client\n\n\ndef probe(c: Client):\n"
+                         "    return c.ping(5)\n"}
+    data = _pr(tmp_path / "package", package,
+               ("pkg/client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
+    (removed,) = data["removed"]
+    assert [s["file"] for s in removed["left_behind"]] == ["pkg/client.py", "run.py"]
