@@ -330,14 +330,24 @@ def _caller(g: GraphIndex, path: str, pos: int | None) -> str:
 
 
 def _imports_of(store: Store, g: GraphIndex, r: Removal) -> list[tuple[str, int, int, str]]:
-    """The imports resolved to the removal's file (`from client import Pool`), with the names
-    each binds: one that binds the removed name now fails."""
+    """The imports resolved to the removal's file (`from client import Pool`), or to its
+    package's where a package is a folder (Go's import names the folder, and resolves to
+    one of its files), with the names each binds: one that binds the removed name now
+    fails, and a call through one (`tui.Width()`) names nothing."""
     own = _file_symbol_id(g, r.file)
     if own is None:  # the branch deleted the file: its importers are unresolved
         return []
+    package = [own]
+    language = detect_language(r.file)
+    if language is not None and plugin_for(language).package_is_folder:
+        folder = posixpath.dirname(r.file)
+        package += [g.ids[g.file_symbol[k]] for k, p in enumerate(g.paths)
+                    if posixpath.dirname(p) == folder and g.file_symbol[k] >= 0
+                    and p != r.file and detect_language(p) == language]
     return store.conn.execute(
         "SELECT f.path, r.line, r.src_id, r.alias FROM refs r JOIN files f ON f.id = r.file_id "
-        "WHERE r.kind = 'imports' AND r.dst_id = ?", (own,)).fetchall()
+        "WHERE r.kind = 'imports' AND r.dst_id IN (SELECT value FROM json_each(?))",
+        (json.dumps(package),)).fetchall()
 
 
 def _file_symbol_id(g: GraphIndex, path: str) -> int | None:

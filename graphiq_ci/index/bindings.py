@@ -122,9 +122,11 @@ class ImportTable:
         return None if module == target else module  # Rust's candidates fall back to it
 
     def _module_named(self, file_id: int, name: str) -> bool:
-        """`file_id` is the module `name` (`tuple.rs`, `jobs.py`, `util/index.ts`)."""
+        """`file_id` is the module `name` (`tuple.rs`, `jobs.py`, `util/index.ts`, a file of
+        Go's package folder `tui/`)."""
         folder, base = posixpath.split(self._t.path_of.get(file_id, ""))
-        if base in plugin_for(self._t.language_of[file_id]).module_files:
+        spec = plugin_for(self._t.language_of[file_id])
+        if base in spec.module_files or spec.package_is_folder:
             return posixpath.basename(folder) == name
         return base.split(".", 1)[0] == name
 
@@ -155,7 +157,7 @@ class ImportTable:
         if file_id in seen:
             return {}
         seen.add(file_id)
-        files = {file_id} | self._t.defining_files.get(file_id, set())
+        files = self._t.module_files(file_id)
         here = {d.id: d for d in defs if d.file_id in files and not d.is_member}
         if here or hops == 0:
             return here

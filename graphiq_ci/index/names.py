@@ -64,6 +64,7 @@ class NameTable:
         # a declaration's file → the files defining what it declares (parse.h → parse.c)
         self.defining_files: dict[int, set[int]] = defaultdict(set)
         self._import_cache: dict[tuple[str, str, str], int | None] = {}
+        self._package_of: dict[int, set[int]] = {}
 
     @classmethod
     def load(cls, store: Store, pairs: dict[int, int]) -> NameTable:
@@ -255,6 +256,31 @@ class NameTable:
         paths = (by_dir if in_dir else by_name).get(last, [])
         return [p for p in paths
                 if ("/" + (posixpath.dirname(p) + "/" if in_dir else p)).endswith(suffix)]
+
+    def module_files(self, file_id: int) -> set[int]:
+        """The files that make up `file_id`'s module: its package's, and the files defining
+        what it declares (a C header's source)."""
+        return self.package_files(file_id) | self.defining_files.get(file_id, set())
+
+    def package_files(self, file_id: int) -> set[int]:
+        """`file_id`, and where a package is a folder (Go) the folder's other files of its
+        language: `tui.New()` is in any file of the `tui` folder."""
+        if file_id not in self._package_of:
+            language = self.language_of.get(file_id)
+            files = {file_id}
+            if language is not None and plugin_for(language).package_is_folder:
+                folder = posixpath.dirname(self.path_of[file_id])
+                files |= {f for f in self._files_by_folder.get(folder, ())
+                          if self.language_of.get(f) == language}
+            self._package_of[file_id] = files
+        return self._package_of[file_id]
+
+    @cached_property
+    def _files_by_folder(self) -> dict[str, list[int]]:
+        by_folder: dict[str, list[int]] = defaultdict(list)
+        for path, file_id in self.file_by_path.items():
+            by_folder[posixpath.dirname(path)].append(file_id)
+        return by_folder
 
     @cached_property
     def _paths_by_name(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -144,11 +144,15 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
         if isinstance(typed, Def):
             return typed.id
         if origin is not None and namespace in imports.modules:
-            module = {origin} | t.defining_files.get(origin, set())
+            module = t.module_files(origin)
             if all(d.file_id not in module for d in defs):
                 return None  # its module defines no such name (a branch removed it)
-    # a call through an imported name never reaches this file's own definitions
-    local = [] if namespace else [d for d in defs if d.file_id == file_id]
+    # a call through an imported name never reaches this file's own definitions; a bare
+    # name or a type reaches its package's top level (Go: `New()` in another file of the
+    # folder; not a struct's field `fn`)
+    local = [] if namespace else [d for d in defs if d.file_id == file_id] or [
+        d for d in defs if d.qualified == name and d.file_id in t.package_files(file_id)
+        and (bare or not call)]
     if local:
         hit = _pick(local, scope)
         return hit.id if hit else None

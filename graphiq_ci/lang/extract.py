@@ -8,6 +8,7 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
     @reference.type     a type used by name; @name
     @reference.extends / @reference.implements   a supertype; @name
     @reference.import   an import; @name is the module as written, @alias each bound name
+                        (without one, @alias.path: a path whose last segment it binds)
     @deep.field         a field or property accessed (data shape)
     @deep.literal       a number or string literal (shared constants)
     @comment            a comment (names mentioned in it become comment references)
@@ -320,6 +321,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 if not names or edge is None:
                     continue
                 alias = tuple(node_text(a) for a in caps.get("alias", []))
+                if edge is EdgeKind.IMPORTS and not alias and "alias.path" in caps:
+                    alias = (node_text(caps["alias.path"][0]).rsplit("/", 1)[-1],)
                 name = node_text(names[0]).strip("'\"`")
                 receiver = caps.get("receiver")
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,

@@ -57,6 +57,9 @@ class LanguageSpec(NamedTuple):
     # `use crate::de::{enum_}`: `crate::de::enum_`): a name that is a module of its own
     # binds that module's file, not the package's (index/bindings.py)
     path_separator: str = ""
+    # a package is a folder, its files one namespace (Go): `tui.New()` is in any file of
+    # the folder an import of `…/tui` names
+    package_is_folder: bool = False
 
     @property
     def is_code(self) -> bool:

@@ -486,3 +486,20 @@ def test_a_call_on_a_type_imported_from_elsewhere_is_not_left_behind(tmp_path: P
                ("pkg/client.py", "    def ping(self, n):\n        return n + 1\n\n", ""))
     (removed,) = data["removed"]
     assert [s["file"] for s in removed["left_behind"]] == ["pkg/client.py", "run.py"]
+
+
+def test_a_go_call_through_the_removals_package_is_left_behind(tmp_path: Path) -> None:
+    """Go's import names a folder: `tui.NewLight()` goes through the package, whichever of
+    its files the import resolved to (here `tui/tui.go`, not the removal's `light.go`)."""
+    files = {"go.mod": "module example.com/shop\n",
+             "tui/tui.go": "package tui\n\nfunc New() int {\n\treturn 1\n}\n",
+             "tui/light.go": "package tui\n\nfunc NewLight() int {\n\treturn 2\n}\n\n"
+                             "func Dim() int {\n\treturn 3\n}\n",
+             "main.go": "package main\n\nimport \"example.com/shop/tui\"\n\nfunc main() {\n"
+                        "\t_ = tui.New() + tui.NewLight()\n}\n"}
+    data = _pr(tmp_path, files,
+               ("tui/light.go", "func NewLight() int {\n\treturn 2\n}\n\n", ""))
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["file"]) == ("NewLight", "tui/light.go")
+    assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
+        ("main", "main.go", 6)]

@@ -376,3 +376,44 @@ def test_a_python_submodule_import_binds_the_submodule(
     finally:
         conn.close()
     assert edges == {("show", "pkg/rich_utils.py"), ("run", "pkg/rich_utils.py")}
+
+
+GO_PACKAGES = {
+    "go.mod": "module example.com/shop\n",
+    "tui/tui.go": "package tui\n\nfunc New() int { return 1 }\n",
+    "tui/light.go": "package tui\n\nfunc NewLight() int { return New() + 1 }\n",
+    "util/util.go": "package util\n\nfunc New() int { return 2 }\n",
+    "main.go": """package main
+
+import (
+	"example.com/shop/tui"
+	u "example.com/shop/util"
+)
+
+func New() int { return 0 }
+
+func main() {
+	_ = tui.New() + u.New() + tui.NewLight() + New()
+}
+""",
+}
+
+
+def test_a_go_call_through_a_package_is_that_folders(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """A Go package is its folder: `tui.New()` is the `New` of any file in `tui/`, through
+    the package's name (the import path's last segment) or its alias (`u`), and never the
+    caller's own `New`; three `New`s made names alone resolve none of them."""
+    repo = make_repo(GO_PACKAGES)
+    run_index(repo)
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        edges = set(conn.execute(
+            "SELECT a.qualified, fb.path || ':' || b.qualified FROM edges e "
+            "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
+            "JOIN files fb ON fb.id = b.file_id WHERE e.kind = 'calls'"))
+    finally:
+        conn.close()
+    assert {("main", "tui/tui.go:New"), ("main", "util/util.go:New"),
+            ("main", "tui/light.go:NewLight"), ("main", "main.go:New"),
+            ("NewLight", "tui/tui.go:New")} == edges

@@ -92,7 +92,8 @@ def test_go_references() -> None:
             ("New", "Store")} <= types
     assert not {name for _, name in types} & {"string", "error", "T", "any", "Closer"}
     assert imports(parsed) == {
-        ("context", ()), ("fmt", ()), ("example.com/app/internal/db", ("db",)),
+        # the package's name is its path's last segment, or the alias the import gives
+        ("context", ("context",)), ("fmt", ("fmt",)), ("example.com/app/internal/db", ("db",)),
     }
     deep = {(d.scope, d.kind, d.token) for d in parsed.deep_tokens}
     assert ("Store.Get", EdgeKind.SHARES_CONSTANT, "select 1234") in deep

@@ -156,10 +156,14 @@
                            (qualified_type name: (type_identifier) @name @reference.type)])])]
  (#not-match? @name "^([A-Z]|bool|byte|complex64|complex128|error|float32|float64|int|int8|int16|int32|int64|rune|string|uint|uint8|uint16|uint32|uint64|uintptr|any|comparable)$"))
 
-; Imports: @name is the path without quotes, @alias an explicit package name (`db "x/db"`, `.`, `_`).
+; Imports: @name is the path without quotes, @alias an explicit package name (`db "x/db"`, `.`, `_`),
+; else the package is named by the path's last segment (@alias.path: `"x/tui"` binds `tui`).
 (import_spec
-  name: (_)? @alias
+  name: (_) @alias
   path: (interpreted_string_literal (interpreted_string_literal_content) @name)) @reference.import
+(import_spec
+  !name
+  path: (interpreted_string_literal (interpreted_string_literal_content) @name @alias.path)) @reference.import
 
 ; Deep-graph tokens.
 (selector_expression field: (field_identifier) @deep.field)
