@@ -161,6 +161,19 @@ def calls(repo: Path) -> set[tuple[str, str]]:
         conn.close()
 
 
+def located_calls(repo: Path) -> set[tuple[str, str]]:
+    """Call edges as (caller's path:qualified name, callee's path:qualified name)."""
+    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
+    try:
+        return set(conn.execute(
+            "SELECT fa.path || ':' || a.qualified, fb.path || ':' || b.qualified FROM edges e "
+            "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
+            "JOIN files fa ON fa.id = a.file_id JOIN files fb ON fb.id = b.file_id "
+            "WHERE e.kind = 'calls'"))
+    finally:
+        conn.close()
+
+
 def test_python_receivers(make_repo: Callable[[dict[str, str]], Path]) -> None:
     repo = make_repo(PYTHON)
     run_index(repo)
@@ -326,15 +339,7 @@ def test_a_rust_path_call_is_its_modules_or_its_types(
     (`….identifier()`, `mod identifier;`) is not a call of the module."""
     repo = make_repo(RUST_PATHS)
     run_index(repo)
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        edges = set(conn.execute(
-            "SELECT fa.path || ':' || a.qualified, fb.path || ':' || b.qualified FROM edges e "
-            "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
-            "JOIN files fa ON fa.id = a.file_id JOIN files fb ON fb.id = b.file_id "
-            "WHERE e.kind = 'calls'"))
-    finally:
-        conn.close()
+    edges = located_calls(repo)
     assert {("src/lib.rs:expand", "src/enum_.rs:generate"),
             ("src/lib.rs:expand", "src/tuple.rs:generate"),
             ("src/enum_.rs:generate", "src/tuple.rs:generate"),
@@ -367,15 +372,9 @@ def test_a_python_submodule_import_binds_the_submodule(
     one beside the caller), which names alone never picked."""
     repo = make_repo(PYTHON_PACKAGE)
     run_index(repo)
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        edges = set(conn.execute(
-            "SELECT a.qualified, fb.path FROM edges e JOIN symbols a ON a.id = e.src_id "
-            "JOIN symbols b ON b.id = e.dst_id JOIN files fb ON fb.id = b.file_id "
-            "WHERE e.kind = 'calls' AND b.name = 'render'"))
-    finally:
-        conn.close()
-    assert edges == {("show", "pkg/rich_utils.py"), ("run", "pkg/rich_utils.py")}
+    assert {(src, dst) for src, dst in located_calls(repo) if dst.endswith(":render")} == {
+        ("pkg/core.py:show", "pkg/rich_utils.py:render"),
+        ("main.py:run", "pkg/rich_utils.py:render")}
 
 
 GO_PACKAGES = {
@@ -406,14 +405,7 @@ def test_a_go_call_through_a_package_is_that_folders(
     caller's own `New`; three `New`s made names alone resolve none of them."""
     repo = make_repo(GO_PACKAGES)
     run_index(repo)
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        edges = set(conn.execute(
-            "SELECT a.qualified, fb.path || ':' || b.qualified FROM edges e "
-            "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
-            "JOIN files fb ON fb.id = b.file_id WHERE e.kind = 'calls'"))
-    finally:
-        conn.close()
-    assert {("main", "tui/tui.go:New"), ("main", "util/util.go:New"),
-            ("main", "tui/light.go:NewLight"), ("main", "main.go:New"),
-            ("NewLight", "tui/tui.go:New")} == edges
+    assert located_calls(repo) == {
+        ("main.go:main", "tui/tui.go:New"), ("main.go:main", "util/util.go:New"),
+        ("main.go:main", "tui/light.go:NewLight"), ("main.go:main", "main.go:New"),
+        ("tui/light.go:NewLight", "tui/tui.go:New")}
