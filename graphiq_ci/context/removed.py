@@ -242,7 +242,8 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
             inside = bool(bare) and (caller == r.owner or caller.startswith(r.owner + "."))
             if not (typed or inside):
                 continue
-        elif alias and kind == "calls":  # through a module: `client.ping()`, `enum_::f()`
+        elif alias and kind in ("calls", "references"):  # through a module: `client.ping()`,
+            # `enum_::f()`, Go's `tea.Model`
             if alias not in modules.get(path, ()):
                 continue
         elif defined or receiver_type or alias or not (bare or kind != "calls") \

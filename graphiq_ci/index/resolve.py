@@ -269,13 +269,15 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 # so the answers kept are one file's (not a million symbols' at once).
                 if file_id != answered_in:
                     answers, answered_in = {}, file_id
-                question = (name, scope, receiver_type, bare, args, alias if call else "", call)
+                # a call's or a type's alias is the module it goes through: `tea.Model`
+                namespace = alias if call or edge is EdgeKind.REFERENCES else ""
+                question = (name, scope, receiver_type, bare, args, namespace, call)
                 if question in answers:
                     dst = answers[question]
                 else:
                     dst = answers[question] = _resolve_name(
                         t, imports, file_id, name, scope, receiver_type, bool(bare), args,
-                        alias if call else "", call)
+                        namespace, call)
             resolved += dst is not None
             if dst != old_dst:
                 changed.append((dst, rowid))

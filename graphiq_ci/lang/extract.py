@@ -81,6 +81,8 @@ _PRIMITIVES = frozenset(
     "null undefined u8 u16 u32 u64 i8 i16 i32 i64 usize isize f32 f64 char long short double "
     "byte Self self this list dict set tuple List Dict Set Tuple Optional Any Union".split()
 )
+#: the references that may name their target through an imported module (their alias)
+_THROUGH = frozenset({EdgeKind.CALLS, EdgeKind.REFERENCES})
 _REFERENCE_KINDS = {
     "call": EdgeKind.CALLS,
     "type": EdgeKind.REFERENCES,
@@ -380,8 +382,8 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     decorators.sort()
     for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
         scope = scopes.def_at(moved_into(decorators, at))
-        if edge is EdgeKind.CALLS and receiver_text in types.imported:
-            alias = (receiver_text,)  # a call through an imported name: `util.merge(a, b)`
+        if edge in _THROUGH and receiver_text in types.imported:
+            alias = (receiver_text,)  # through an imported name: `util.merge(a)`, `tea.Model`
         out.references.append(Reference(scope.key if scope else "", name, edge, line,
                                         alias, types.receiver_type(receiver_text, scope), bare,
                                         arguments))

@@ -503,3 +503,13 @@ def test_a_go_call_through_the_removals_package_is_left_behind(tmp_path: Path) -
     assert (removed["qualified"], removed["file"]) == ("NewLight", "tui/light.go")
     assert [(s["caller"], s["file"], s["line"]) for s in removed["left_behind"]] == [
         ("main", "main.go", 6)]
+
+    # a type named through the package: `tui.Lamp`
+    files["tui/light.go"] += "\ntype Lamp struct {\n\tOn bool\n}\n"
+    files["main.go"] += "\nfunc shine(l tui.Lamp) bool {\n\treturn l.On\n}\n"
+    data = _pr(tmp_path / "type", files,
+               ("tui/light.go", "\ntype Lamp struct {\n\tOn bool\n}\n", ""))
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["kind"]) == ("Lamp", "struct")
+    assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [
+        ("shine", "main.go")]

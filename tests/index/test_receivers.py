@@ -161,15 +161,16 @@ def calls(repo: Path) -> set[tuple[str, str]]:
         conn.close()
 
 
-def located_calls(repo: Path) -> set[tuple[str, str]]:
-    """Call edges as (caller's path:qualified name, callee's path:qualified name)."""
+def located_calls(repo: Path, kind: str = "calls") -> set[tuple[str, str]]:
+    """Call edges (or `kind`'s) as (source's path:qualified name, target's path:qualified
+    name)."""
     conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
     try:
         return set(conn.execute(
             "SELECT fa.path || ':' || a.qualified, fb.path || ':' || b.qualified FROM edges e "
             "JOIN symbols a ON a.id = e.src_id JOIN symbols b ON b.id = e.dst_id "
             "JOIN files fa ON fa.id = a.file_id JOIN files fb ON fb.id = b.file_id "
-            "WHERE e.kind = 'calls'"))
+            "WHERE e.kind = ?", (kind,)))
     finally:
         conn.close()
 
@@ -379,9 +380,9 @@ def test_a_python_submodule_import_binds_the_submodule(
 
 GO_PACKAGES = {
     "go.mod": "module example.com/shop\n",
-    "tui/tui.go": "package tui\n\nfunc New() int { return 1 }\n",
+    "tui/tui.go": "package tui\n\ntype Window struct{}\n\nfunc New() int { return 1 }\n",
     "tui/light.go": "package tui\n\nfunc NewLight() int { return New() + 1 }\n",
-    "util/util.go": "package util\n\nfunc New() int { return 2 }\n",
+    "util/util.go": "package util\n\ntype Window struct{}\n\nfunc New() int { return 2 }\n",
     "main.go": """package main
 
 import (
@@ -394,6 +395,10 @@ func New() int { return 0 }
 func main() {
 	_ = tui.New() + u.New() + tui.NewLight() + New()
 }
+
+func draw(w tui.Window) u.Window {
+	return u.Window{}
+}
 """,
 }
 
@@ -402,10 +407,13 @@ def test_a_go_call_through_a_package_is_that_folders(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """A Go package is its folder: `tui.New()` is the `New` of any file in `tui/`, through
     the package's name (the import path's last segment) or its alias (`u`), and never the
-    caller's own `New`; three `New`s made names alone resolve none of them."""
+    caller's own `New`; three `New`s made names alone resolve none of them. A type named
+    through a package (`tui.Window`, `u.Window{}`) is that package's too."""
     repo = make_repo(GO_PACKAGES)
     run_index(repo)
     assert located_calls(repo) == {
         ("main.go:main", "tui/tui.go:New"), ("main.go:main", "util/util.go:New"),
         ("main.go:main", "tui/light.go:NewLight"), ("main.go:main", "main.go:New"),
-        ("tui/light.go:NewLight", "tui/tui.go:New")}
+        ("tui/light.go:NewLight", "tui/tui.go:New"), ("main.go:draw", "util/util.go:Window")}
+    assert located_calls(repo, "references") >= {
+        ("main.go:draw", "tui/tui.go:Window"), ("main.go:draw", "util/util.go:Window")}

@@ -64,96 +64,97 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
 (composite_literal
-  type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)
+  type: [(type_identifier) @name
+         (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)
          (generic_type type: (type_identifier) @name)]) @reference.call
 
 ; Type references: a type name (plain, `pkg.T` or `T[…]`) where a type is used. Parents are listed so
 ; declared names, embedding (extends) and composite literals (calls) are not counted again.
 ; Builtin types and single-letter type parameters are skipped: they link everything.
 ([(parameter_declaration type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (variadic_parameter_declaration type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (field_declaration name: (_) type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (method_elem result: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (function_declaration result: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (method_declaration result: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (function_type result: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (func_literal result: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (pointer_type [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (slice_type element: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (array_type element: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (map_type key: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (map_type value: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (channel_type value: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (type_arguments (type_elem [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])]))
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])]))
   (var_spec type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (const_spec type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (type_spec type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (type_alias type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (type_assertion_expression type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])
   (type_case type: [(type_identifier) @name @reference.type
-      (qualified_type name: (type_identifier) @name @reference.type)
+      (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)
       (generic_type type: [(type_identifier) @name @reference.type
-                           (qualified_type name: (type_identifier) @name @reference.type)])])]
+                           (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name @reference.type)])])]
  (#not-match? @name "^([A-Z]|bool|byte|complex64|complex128|error|float32|float64|int|int8|int16|int32|int64|rune|string|uint|uint8|uint16|uint32|uint64|uintptr|any|comparable)$"))
 
 ; Imports: @name is the path without quotes, @alias an explicit package name (`db "x/db"`, `.`, `_`),
