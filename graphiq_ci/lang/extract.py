@@ -7,6 +7,8 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
     @reference.call     a call; @name is the callee name, @receiver what it is called on
     @reference.type     a type used by name; @name
     @reference.extends / @reference.implements   a supertype; @name
+    @reference.through  a name read through a @receiver (`tui.Width`): a reference where
+                        the receiver is a name an import binds, and no call there has it
     @reference.import   an import; @name is the module as written, @alias each bound name
                         (without one, @alias.path: a path whose last segment it binds)
     @deep.field         a field or property accessed (data shape)
@@ -288,6 +290,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
+    through: list[tuple[int, int, str, str]] = []  # at, line, name, receiver: `pkg.Value`
     roles = _ROLES  # a local: read once per capture
     for rule, caps in _matches(queries, tree):
         if rule is not None and not _has_parent(caps[rule[0]][0], rule[1]):
@@ -319,6 +322,12 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 )
             elif role == _REFERENCE:
                 names = caps.get("name")
+                if key == "reference.through":  # kept below if its receiver is a module
+                    receiver = caps.get("receiver")
+                    if names and receiver:
+                        through.append((node.start_byte, node.start_point[0] + 1,
+                                        node_text(names[0]), node_text(receiver[0])))
+                    continue
                 edge = _REFERENCE_KINDS.get(key.split(".", 1)[1])
                 if not names or edge is None:
                     continue
@@ -380,6 +389,10 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)
     decorators.sort()
+    called = {(at, name) for at, _, edge, name, *_ in uses if edge is EdgeKind.CALLS}
+    uses += [(at, line, EdgeKind.REFERENCES, name, (), receiver, False, -1)
+             for at, line, name, receiver in through
+             if receiver in types.imported and (at, name) not in called]
     for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
         scope = scopes.def_at(moved_into(decorators, at))
         if edge in _THROUGH and receiver_text in types.imported:

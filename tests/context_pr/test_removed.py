@@ -513,3 +513,11 @@ def test_a_go_call_through_the_removals_package_is_left_behind(tmp_path: Path) -
     assert (removed["qualified"], removed["kind"]) == ("Lamp", "struct")
     assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [
         ("shine", "main.go")]
+
+    # a constant read through the package: `tui.Glow`
+    files["tui/light.go"] += "\nconst Glow = 4\n"
+    files["main.go"] += "\nfunc level() int {\n\treturn tui.Glow\n}\n"
+    data = _pr(tmp_path / "constant", files, ("tui/light.go", "\nconst Glow = 4\n", ""))
+    (removed,) = data["removed"]
+    assert (removed["qualified"], removed["kind"]) == ("Glow", "constant")
+    assert [(s["caller"], s["file"]) for s in removed["left_behind"]] == [("level", "main.go")]

@@ -380,9 +380,11 @@ def test_a_python_submodule_import_binds_the_submodule(
 
 GO_PACKAGES = {
     "go.mod": "module example.com/shop\n",
-    "tui/tui.go": "package tui\n\ntype Window struct{}\n\nfunc New() int { return 1 }\n",
+    "tui/tui.go": "package tui\n\ntype Window struct{}\n\nconst Bold = 1\n\n"
+                  "func New() int { return 1 }\n",
     "tui/light.go": "package tui\n\nfunc NewLight() int { return New() + 1 }\n",
-    "util/util.go": "package util\n\ntype Window struct{}\n\nfunc New() int { return 2 }\n",
+    "util/util.go": "package util\n\ntype Window struct{}\n\nconst Bold = 2\n\n"
+                    "func New() int { return 2 }\n",
     "main.go": """package main
 
 import (
@@ -399,6 +401,11 @@ func main() {
 func draw(w tui.Window) u.Window {
 	return u.Window{}
 }
+
+func weight() int {
+	run := tui.New
+	return tui.Bold + run()
+}
 """,
 }
 
@@ -407,8 +414,9 @@ def test_a_go_call_through_a_package_is_that_folders(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """A Go package is its folder: `tui.New()` is the `New` of any file in `tui/`, through
     the package's name (the import path's last segment) or its alias (`u`), and never the
-    caller's own `New`; three `New`s made names alone resolve none of them. A type named
-    through a package (`tui.Window`, `u.Window{}`) is that package's too."""
+    caller's own `New`; three `New`s made names alone resolve none of them. A type, a
+    constant or a function read through a package (`tui.Window`, `u.Window{}`, `tui.Bold`,
+    `tui.New` as a value) is that package's too."""
     repo = make_repo(GO_PACKAGES)
     run_index(repo)
     assert located_calls(repo) == {
@@ -416,4 +424,5 @@ def test_a_go_call_through_a_package_is_that_folders(
         ("main.go:main", "tui/light.go:NewLight"), ("main.go:main", "main.go:New"),
         ("tui/light.go:NewLight", "tui/tui.go:New"), ("main.go:draw", "util/util.go:Window")}
     assert located_calls(repo, "references") >= {
-        ("main.go:draw", "tui/tui.go:Window"), ("main.go:draw", "util/util.go:Window")}
+        ("main.go:draw", "tui/tui.go:Window"), ("main.go:draw", "util/util.go:Window"),
+        ("main.go:weight", "tui/tui.go:Bold"), ("main.go:weight", "tui/tui.go:New")}

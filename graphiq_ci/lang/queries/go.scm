@@ -63,6 +63,9 @@
 ; Calls: `f()`, `a.b.F()` → F; a composite literal `T{…}` constructs a T.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
+; A package's value or function read through it: `tea.Quit`, `tui.ColAltCursorEmpty` (kept only
+; where the operand is an imported package: extract.py).
+(selector_expression operand: (identifier) @receiver field: (field_identifier) @name) @reference.through
 (composite_literal
   type: [(type_identifier) @name
          (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)
