@@ -17,7 +17,7 @@ from pathlib import Path
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language
 
-from graphiq_ci.lang.extract import query_text
+from graphiq_ci.lang.compiled import query_text
 from graphiq_ci.lang.registry import LANGUAGES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -156,7 +156,7 @@ def split_rooted(text: str, root: str) -> tuple[str, str] | None:
     A pattern rooted at the tree's root node type (`(program (_ (variable_declarator …)))`)
     can only match from the root, but as one of many patterns tree-sitter carries it through
     the whole walk: TypeScript's eight cost a quarter of its matching on zod. Apart, they run
-    with a cursor that starts matches at the root alone (extract.py)."""
+    with a cursor that starts matches at the root alone (compiled.py)."""
     try:
         toks = _tokens(text)
         parts: tuple[list[str], list[str]] = ([], [])

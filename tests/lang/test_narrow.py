@@ -7,7 +7,8 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from graphiq_ci.lang import detect_language, plugin_for
-from graphiq_ci.lang.extract import extract, query_text
+from graphiq_ci.lang.compiled import query_text
+from graphiq_ci.lang.extract import extract
 from graphiq_ci.lang.narrow import narrowed, split_rooted, supertypes, tree_kinds
 from graphiq_ci.lang.registry import LANGUAGES
 from graphiq_ci.lang.spec import LanguageSpec

@@ -6,7 +6,7 @@ import pytest
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language
 
-from graphiq_ci.lang.extract import query_text
+from graphiq_ci.lang.compiled import query_text
 from graphiq_ci.lang.registry import LANGUAGES
 from graphiq_ci.lang.spec import LanguageSpec
 
