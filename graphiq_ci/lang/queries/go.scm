@@ -64,8 +64,10 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
 ; A package's value or function read through it: `tea.Quit`, `tui.ColAltCursorEmpty` (kept only
-; where the operand is an imported package: extract.py).
-(selector_expression operand: (identifier) @receiver field: (field_identifier) @name) @reference.through
+; where the operand is an imported package: extract.py). Only an exported (capitalised) name can
+; be read from another package: the predicate drops the rest before Python sees them.
+((selector_expression operand: (identifier) @receiver field: (field_identifier) @name) @reference.through
+ (#match? @name "^[A-Z]"))
 (composite_literal
   type: [(type_identifier) @name
          (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)
