@@ -228,9 +228,9 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
         f"({','.join('?' * len(_NAMING))}) AND r.dst_id IS NULL", (r.name, *_NAMING))
     seen_from = None if r.owner else _could_name_it(store, g, r)
     imports = [] if r.owner else _imports_of(store, g, r)
-    modules: dict[str, set[str]] = {}  # a file → the names its imports bind to r.file
+    bound_to_it: dict[str, set[str]] = {}  # a file → the names its imports bind to r.file
     for path, _, _, alias in imports:
-        modules.setdefault(path, set()).update(alias.split(","))
+        bound_to_it.setdefault(path, set()).update(alias.split(","))
     texts: dict[str, list[str]] = {}
     found = []
     for path, src_id, line, kind, receiver_type, bare, alias in rows:
@@ -244,7 +244,7 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
                 continue
         elif alias and kind in ("calls", "references"):  # through a module: `client.ping()`,
             # `enum_::f()`, Go's `tea.Model`
-            if alias not in modules.get(path, ()):
+            if alias not in bound_to_it.get(path, ()):
                 continue
         elif defined or receiver_type or alias or not (bare or kind != "calls") \
                 or seen_from is not None and path not in seen_from \
@@ -270,7 +270,7 @@ def _importing_from_elsewhere(store: Store, g: GraphIndex, r: Removal, name: str
     rows = conn.execute(
         "SELECT f.path, r.name, s.file_id FROM refs r JOIN files f ON f.id = r.file_id "
         "LEFT JOIN symbols s ON s.id = r.dst_id "
-        "WHERE r.kind = 'imports' AND ',' || r.alias || ',' LIKE ?", (f"%,{name},%",))
+        "WHERE r.kind = 'imports' AND instr(',' || r.alias || ',', ?)", (f",{name},",))
     passing = {f for (f,) in conn.execute(
         "SELECT file_id FROM refs WHERE kind = 'imports' AND dst_id = ? UNION "
         "SELECT file_id FROM symbols WHERE id = ?", (own, own))}
