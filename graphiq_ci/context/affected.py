@@ -38,18 +38,12 @@ from graphiq_ci.context.relations import (
     place,
     reaching_tests,
 )
-from graphiq_ci.context.removed import (
-    Removal,
-    gone_lines,
-    references_left,
-    removed_definitions,
-)
+from graphiq_ci.context.removed import Removal, references_left
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.walk import inside
 from graphiq_ci.paths import is_test_path, repo_relative
-from graphiq_ci.vcs import Hunk, changed_hunks
-from graphiq_ci.vcs.repo import TextAt
+from graphiq_ci.vcs import Hunk
 
 #: test files added from co-change history alone
 MAX_COCHANGED_TESTS = 5
@@ -184,11 +178,10 @@ def _branch_change(ws: Workspace, base: str | None
         why = note or "; ".join(branch.notes if branch else ())
         raise GraphiqError(f"no branch to compare: {why or 'the repository has no commit'}")
     g = ws.graph()
+    change = branch_change(g, ws.root, branch)
     indexed = set(g.paths)
-    hunks = changed_hunks(ws.root, branch.base_commit, branch.paths)  # deleted files' too
-    removals, hunks = removed_definitions(g, branch, hunks, TextAt(ws.root, branch.base_commit))
-    hunks = {p: h for p, h in hunks.items() if p in indexed}
-    changed = branch_change(g, ws.root, hunks, branch, gone_lines(removals))[0]
+    hunks = {p: h for p, h in change.hunks.items() if p in indexed}
+    changed, removals = change.changed, change.removals
     # A removed member changes its type: a test reaching the type may have used it (through
     # dispatch, a subclass, reflection), though the comment lists no such type as changed.
     owners = {(r.file, r.owner) for r in removals if r.owner}

@@ -7,6 +7,7 @@ callers (impact), callees and the tests that reach them are added under the same
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.change_report import changed_file_lines, symbol_changes
@@ -23,6 +24,7 @@ from graphiq_ci.context.git_signals import (
 from graphiq_ci.context.model import Context, ContextFile, ContextSymbol
 from graphiq_ci.context.relations import incoming, named_after, named_after_phrase, reaching_tests
 from graphiq_ci.context.removed import (
+    Removal,
     gone_lines,
     references_left,
     removed_definitions,
@@ -51,9 +53,28 @@ _IMPACT = frozenset(i for i, k in enumerate(EDGE_KINDS)
 _TESTS = frozenset(i for i, k in enumerate(EDGE_KINDS) if k is EdgeKind.TESTS)
 
 
-def branch_change(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff,
-                  gone: dict[str, set[int]] | None = None
-                  ) -> tuple[list[int], dict[str, set[int]]]:
+class BranchChange(NamedTuple):
+    """What a branch changed, as PR mode and `affected` read it."""
+
+    hunks: dict[str, list[Hunk]]  # every changed file's, a deleted file's too
+    removals: list[Removal]  # the definitions it removed (removed.py)
+    changed: list[int]  # the changed symbols' positions, most-changed first
+    changed_lines: dict[str, set[int]]  # per file, on the new side
+    base: TextAt  # the files as the base has them
+
+
+def branch_change(g: GraphIndex, root: Path, diff: BranchDiff) -> BranchChange:
+    """The branch's hunks, the definitions it removed, and the symbols it changed: a removed
+    definition's lines are no surviving definition's change."""
+    hunks = changed_hunks(root, diff.base_commit, diff.paths)
+    base = TextAt(root, diff.base_commit)
+    removals, hunks = removed_definitions(g, diff, hunks, base)
+    changed, changed_lines = _changed_in(g, root, hunks, diff, gone_lines(removals))
+    return BranchChange(hunks, removals, changed, changed_lines, base)
+
+
+def _changed_in(g: GraphIndex, root: Path, hunks: dict[str, list[Hunk]], diff: BranchDiff,
+                gone: dict[str, set[int]]) -> tuple[list[int], dict[str, set[int]]]:
     """The changed symbols' positions (most-changed first) and each file's changed lines on
     the new side (a deletion marks the line after it), so the code shown can include them.
     A definition's span starts at its attributes and doc comment (`spans.leading_start`);
@@ -137,11 +158,8 @@ def _changed_with(store: Store, by_edits: list[tuple[str, WrittenWith]],
 def pr_context(store: Store, g: GraphIndex, root: Path, task: str, diff: BranchDiff,
                opts: Options, weights: dict[str, float] | None = None) -> Context:
     w = {**FEATURES, **(weights or {})}
-    hunks = changed_hunks(root, diff.base_commit, diff.paths)
-    base = TextAt(root, diff.base_commit)
-    removals, hunks = removed_definitions(g, diff, hunks, base)
+    hunks, removals, changed, changed_lines, base = branch_change(g, root, diff)
     left = {r: references_left(store, g, root, r) for r in removals}
-    changed, changed_lines = branch_change(g, root, hunks, diff, gone_lines(removals))
     names = " ".join(dict.fromkeys(g.names[i] for i in changed[:20]))
     # The task text ranks on its own words; the change adds evidence per file (impact,
     # co-change, branch), never words to the query, which would pull the ranking towards

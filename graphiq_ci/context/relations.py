@@ -238,10 +238,9 @@ def named_after(g: GraphIndex, changed: list[int], paths: Iterable[str]) -> dict
     `send`) or else a folder holding a changed file (`MemoizedTest.java` for a change in
     `extension/memoized/processor/`, `test_requests.py` for `src/requests/`; the folder is
     given with its slash; not one in another package's `src/`), each with what it follows:
-    suites that drive the code over HTTP,
-    through a CLI runner or through a compiler have no call edge to it. On the PR-review
-    benchmark the folder names raised `affected` recall from 0.43 to 0.49 (dev) and 0.45 to
-    0.48 (dev2), and precision with it.
+    suites that drive the code over HTTP, through a CLI runner or through a compiler have no
+    call edge to it. On the PR-review benchmark the folder names raised `affected` recall
+    from 0.43 to 0.49 (dev) and 0.45 to 0.48 (dev2), and precision with it.
 
     Where several test files carry the name (`test_tutorial001.py` in forty folders), those
     whose folders share the most words with the source's are kept, and none when more than
