@@ -27,11 +27,12 @@ def test_the_count_is_characters_over_four_rounded_up() -> None:
 
 
 def test_the_ratio_is_within_ten_percent_of_cl100k_on_this_repository() -> None:
-    """What the docstring and `stats` claim, measured with the real tokenizer."""
+    """What the docstring and `stats` claim, measured with the real tokenizer, file by file
+    (the tokenizer takes at most 200k tokens at once; the whole package is more)."""
     files = sorted((REPO / "graphiq_ci").rglob("*.py"))
     assert len(files) > 30
-    text = "\n".join(p.read_text() for p in files)
-    real, ours = _cl100k(text), count_tokens(text)
+    texts = [p.read_text() for p in files]
+    real, ours = sum(map(_cl100k, texts)), sum(map(count_tokens, texts))
     assert 0.9 <= ours / real <= 1.1, (ours, real)
 
 
