@@ -135,6 +135,7 @@ class Symbol(NamedTuple):
     # to its definition, so a use of `f` reaches the body)
     declaration: bool = False
     arity: str = ""  # parameters of a callable: "2", "1+" (a trailing varargs); "": not known
+    returns: str = ""  # the type a callable declares it returns, by name (lang/node_facts.py)
 
 
 class Reference(NamedTuple):
@@ -143,7 +144,8 @@ class Reference(NamedTuple):
     For imports `name` is the imported module or path as written and `alias` the names bound;
     for a call through a name an import binds (`util.merge()`), `alias` is that name.
     `receiver_type` is the type a method is called on, when the file shows it (`c.send()`
-    with `c: Client` → "Client"; see lang/receivers.py), else "". `bare`: a call whose name
+    with `c: Client` → "Client"; a call when the receiver is one's result, see
+    lang/receivers.py), else "". `bare`: a call whose name
     nothing qualifies (`f()`, `new Foo()`; not `x.f()` or `a::f()`), which in most languages
     cannot reach a method.
     """

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from graphiq_ci.context.relations import SUPERTYPES, Place, place
 from graphiq_ci.index.resolve import STANDARD_METHODS
+from graphiq_ci.lang.receivers import as_written
 from graphiq_ci.model import CALLABLE_KINDS, TYPE_KINDS
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.search import GraphIndex
@@ -59,6 +60,8 @@ def possible_callers(store: Store, g: GraphIndex, i: int, limit: int) -> list[Pl
     for path, src_id, line, receiver_type in rows:
         if is_test_path(path):
             continue
+        receiver_type = as_written(receiver_type)  # left unresolved, a call's result has
+        # only the type its text names, if any
         if receiver_type:
             if receiver_type.rsplit(".", 1)[-1] not in types:
                 continue

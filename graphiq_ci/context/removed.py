@@ -35,6 +35,7 @@ from graphiq_ci.context.spans import leading_start
 from graphiq_ci.index.parse import DEFAULT_MAX_FILE_SIZE
 from graphiq_ci.index.resolve import STANDARD_METHODS
 from graphiq_ci.lang.extract import extract
+from graphiq_ci.lang.receivers import as_written
 from graphiq_ci.lang.registry import detect_language, plugin_for
 from graphiq_ci.model import Kind, qualified_of_key
 from graphiq_ci.paths import is_test_path, is_vendored_path
@@ -234,6 +235,7 @@ def references_left(store: Store, g: GraphIndex, root: Path, r: Removal
     texts: dict[str, list[str]] = {}
     found = []
     for path, src_id, line, kind, receiver_type, bare, alias in rows:
+        receiver_type = as_written(receiver_type)  # unresolved: a call's result is unknown
         pos = enclosing_definition(g, path, src_id)
         if r.owner:
             typed = bool(receiver_type) and receiver_type.rsplit(".", 1)[-1] == owner_name \

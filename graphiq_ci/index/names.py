@@ -40,6 +40,7 @@ class Def(NamedTuple):
     line: int = 0
     arity: str = ""  # "2", "1+" (varargs), "" (not a callable, or not known)
     is_value: bool = False  # a variable or constant: what no qualified call names elsewhere
+    returns: str = ""  # the type a callable declares it returns (a call on its result: that's)
 
     def takes(self, arguments: int) -> bool:
         """Whether a call passing `arguments` can be this definition (unknown: it can)."""
@@ -61,6 +62,7 @@ class NameTable:
         self.file_of_symbol: dict[int, int] = {}
         self.file_by_path: dict[str, int] = {}
         self.bases: dict[str, set[str]] = defaultdict(set)
+        self.returns: dict[int, str] = {}  # a callable's id → the type it declares it returns
         # a declaration's file → the files defining what it declares (parse.h → parse.c)
         self.defining_files: dict[int, set[int]] = defaultdict(set)
         self._import_cache: dict[tuple[str, str, str], int | None] = {}
@@ -71,7 +73,7 @@ class NameTable:
         """Every definition: what resolving every reference looks up."""
         t = cls.load_files(store)
         t._add_definitions(store.conn.execute(
-            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols "
+            "SELECT id, file_id, name, qualified, kind, line, arity, returns FROM symbols "
             "WHERE kind != 'file'"), pairs)
         return t
 
@@ -112,7 +114,7 @@ class NameTable:
         """Every definition of `names`, folded as a full load folds it (folding looks at one
         name's definitions at a time, and a declaration's pair by its ids)."""
         rows = [row for part in chunks(sorted(names)) for row in store.conn.execute(
-            "SELECT id, file_id, name, qualified, kind, line, arity FROM symbols "
+            "SELECT id, file_id, name, qualified, kind, line, arity, returns FROM symbols "
             f"WHERE kind != 'file' AND name IN ({','.join('?' * len(part))})", part)]
         for part in chunks(sorted(pairs.keys() | pairs.values())):
             self.file_of_symbol.update(store.conn.execute(
@@ -120,14 +122,16 @@ class NameTable:
                 part))
         self._add_definitions(rows, pairs)
 
-    def _add_definitions(self, rows: Iterable[tuple[int, int, str, str, str, int, str]],
+    def _add_definitions(self, rows: Iterable[tuple[int, int, str, str, str, int, str, str]],
                          pairs: dict[int, int]) -> None:
-        for sid, fid, name, qualified, kind, line, arity in rows:
+        for sid, fid, name, qualified, kind, line, arity, returns in rows:
             self.file_of_symbol[sid] = fid
             self.qualified_of[sid] = qualified
             self.by_name[name].append(Def(sid, fid, qualified, kind in _NAMESPACE_KINDS,
                                           kind in _MEMBER_KINDS, line, arity,
-                                          kind in _VALUE_KINDS))
+                                          kind in _VALUE_KINDS, returns))
+            if returns:
+                self.returns[sid] = returns
         self._fold_constructors()
         self._fold_redefinitions()
         self._fold_declarations(pairs)

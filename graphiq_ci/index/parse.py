@@ -23,9 +23,9 @@ MAX_TERM_SOURCE_TOKENS = 400
 
 #: a symbol as the writer stores it: (name, qualified, kind, line, end_line, signature, doc,
 #: source, visibility, parent, decomposed, hints, source tokens, term stems, declaration?,
-#: arity)
+#: arity, return type)
 SymbolRow = tuple[str, str, str, int, int, str, str, str, str, str | None, str, str, str, str,
-                  int, str]
+                  int, str, str]
 #: a reference: (scope, name, kind, line, aliases joined by ",", receiver type, bare, arguments)
 RefRow = tuple[str, str, str, int, str, str, bool, int]
 #: a deep token: (scope, kind, token)
@@ -192,7 +192,7 @@ def _extract_into(rec: FileRecord, data: bytes, narrow: bool = False) -> FileRec
         rec.symbols.append((sym.name, sym.qualified, sym.kind.value, sym.line, sym.end_line,
                             sym.signature, sym.doc, sym.source, sym.visibility, sym.parent,
                             decomposed, hints, " ".join(body_tokens), " ".join(stems),
-                            int(sym.declaration), sym.arity))
+                            int(sym.declaration), sym.arity, sym.returns))
     rec.refs = [(r.scope, r.name, r.kind.value, r.line, ",".join(r.alias), r.receiver_type,
                  r.bare, r.arity) for r in parsed.references]
     rec.deep = [(t.scope, t.kind.value, t.token) for t in parsed.deep_tokens]

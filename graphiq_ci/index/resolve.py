@@ -21,7 +21,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from graphiq_ci.index.bindings import FileImports, ImportTable
+from graphiq_ci.index.call_results import chain, on_call_results, returned_types
 from graphiq_ci.index.names import Def, NameTable
+from graphiq_ci.lang.receivers import CALL_RESULT, call_parts
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.store import Store, chunks
@@ -117,7 +119,13 @@ def _inherited(t: NameTable, imports: FileImports, file_id: int, name: str, defs
 
 def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
                   scope: str, receiver_type: str = "", bare: bool = False,
-                  arguments: int = -1, namespace: str = "", call: bool = False) -> int | None:
+                  arguments: int = -1, namespace: str = "", call: bool = False,
+                  by_name_alone: bool = True) -> int | None:
+    """`by_name_alone`: whether the last evidence may decide, a name only one imported file
+    (or only one file at all) defines. A call on a typed receiver whose result is another
+    call's receiver does without it (`_returned_type`): that type has no such member here
+    (`Request::builder()` of a type alias of http's `Request`), and a guess would decide
+    the call on its result too."""
     imports = table[file_id]
     defs = t.by_name.get(name, [])
     if bare and defs and not t.implicit_self(file_id):
@@ -126,6 +134,8 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
         defs = [d for d in defs if d.takes(arguments)]  # `size(2)` is not `size(s, n)`
     if not defs:
         return None
+    if receiver_type.startswith(CALL_RESULT):
+        receiver_type = _returned_type(t, table, file_id, receiver_type, scope)
     if receiver_type:
         member = _member(t, imports, file_id, name, defs, receiver_type, scope)
         if member is False:
@@ -174,6 +184,8 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
         # through an object (`attrs.identifier()`) is no call of Rust's `mod identifier;`
         if bare or not call:
             return t.file_symbol.get(origin)
+    if not by_name_alone:
+        return None
     if call and not bare:
         # `res.redirect(url)` calls a property of some object. A variable or constant of
         # another file is no property of anything here: reached through its module, the
@@ -186,6 +198,36 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
     if name in STANDARD_METHODS:
         return None  # `env.items()` is a dict's, not the one `items` this repository defines
     return defs[0].id if len(defs) == 1 else None
+
+
+def _returned_type(t: NameTable, table: ImportTable, file_id: int, receiver: str,
+                   scope: str) -> str:
+    """The type of the call `receiver` (lang/receivers.py `CallResult`): the type it
+    constructs, or the return type its definition declares where this repository defines
+    it, and it alone (`_one_type`); else the type the call's text names (`Client(a)`), or
+    none, as before calls were followed: a return type of `int`, `List<Foo>` or a type
+    parameter `T` tells nothing."""
+    call = call_parts(receiver)
+    assert call is not None
+    dst = _resolve_name(t, table, file_id, call.name, scope, call.receiver_type, call.bare,
+                        call.arguments, call.namespace, call=True,
+                        by_name_alone=not call.receiver_type)
+    if dst is None:
+        return call.written
+    if any(d.id == dst and d.is_type for d in t.by_name.get(call.name, ())):
+        return call.name  # a constructor call: `new Pool()`, `Pool()`
+    returns = t.returns.get(dst, "")
+    return returns if returns and _one_type(t, returns) and all(
+        _one_type(t, base) for base in t.type_and_bases(returns)[1:]
+        if base in t.by_name) else call.written
+
+
+def _one_type(t: NameTable, name: str) -> bool:
+    """`name` is one type of this repository: a return type names a type by its name alone,
+    and where two files define the name (zod's v3 class `ZodString` and v4's interface and
+    constant of that name) which one is meant is left unresolved, as any ambiguity is."""
+    defs = [d for d in t.by_name.get(name, ()) if not d.is_member]
+    return any(d.is_type for d in defs) and len({d.file_id for d in defs}) == 1
 
 
 def resolve(store: Store, file_ids: set[int] | None, names: set[str],
@@ -223,13 +265,14 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                   for src in sources}
         # the references by these names, and the calls through these types (`receiver_type
         # != ''` is what lets SQLite use the partial index of typed calls, refs_receiver)
+        types = t.types_over(store, file_ids)
         for where, values in (("name IN", names),
-                              ("receiver_type != '' AND receiver_type IN",
-                               t.types_over(store, file_ids))):
+                              ("receiver_type != '' AND receiver_type IN", types)):
             for chunk in chunks(sorted(values)):
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
                     f"{where} ({','.join('?' * len(chunk))})", chunk))
+        found |= on_call_results(store, names, types)
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources
@@ -239,6 +282,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 if row[2] in srcs]
         t.add_symbols_of(store, {r[1] for r in rows})
         t.add_names(store, _looked_up(t, rows), pairs)
+        t.add_names(store, returned_types(t, (row[6] for row in rows)), pairs)
         involved_files = {r[1] for r in rows}
         batches = [rows]
     imports = ImportTable(store, t, involved_files)
@@ -311,16 +355,21 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
 
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
     """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
-    types (`_member`), a bare call's enclosing names (`_inherited`), the subjects their test
-    functions are named after (`_naming_convention_tests`). A lookup added there must be
+    types (`_member`) or the calls their receivers are (`_returned_type`; the types those
+    return: `_returned`), a bare call's enclosing names (`_inherited`), the subjects their
+    test functions are named after (`_naming_convention_tests`). A lookup added there must be
     added here."""
     names: set[str] = set()
     for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:
             names.add(name)
-        if receiver_type:  # a type by its last name, a module (`Shop.Repo`) by its whole one
-            names.update((receiver_type, receiver_type.rsplit(".", 1)[-1]))
-        if bare:  # the enclosing types a bare call may inherit from (`_inherited`)
+        for call, type_name in chain(receiver_type):
+            if call:  # a call's result: that call's name, the namespace it goes through
+                names.update((call, type_name) if type_name else (call,))
+            elif type_name:  # a type by its last name, a module (`Shop.Repo`) by its whole one
+                names.update((type_name, type_name.rsplit(".", 1)[-1]))
+        if bare or receiver_type.startswith(CALL_RESULT):
+            # the enclosing types a bare call (in the chain, too) may inherit from
             names.update(t.qualified_of.get(src, "").split("."))
     for sid in _test_sources(t, rows):
         m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])

@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # parsing imports tree-sitter: a no-change refresh should not
     from graphiq_ci.index.parse import FileRecord
 
 SymbolKey = tuple[str, str]  # (qualified name, kind): what makes a re-parsed symbol "the same"
-_Reused = tuple[int, str]  # an old symbol's id and arity
+#: an old symbol's id, and what calls of it resolve by: its arity and declared return type
+_Reused = tuple[int, str, str]
 #: a reference as resolution reads it: source (the file's own: -file_id), name, kind, alias,
 #: receiver type, bare, arity; its line only says where it is
 _RefKey = tuple[int, str, str, str, str, int, int]
@@ -31,9 +32,10 @@ _FILE_WIDE = frozenset({EdgeKind.IMPORTS.value, EdgeKind.EXTENDS.value,
                         EdgeKind.IMPLEMENTS.value})
 
 
-#: a symbols row, as `_write_symbols` builds it (arity last: `_forget` reads it from there)
+#: a symbols row, as `_write_symbols` builds it (arity and return type last: `_forget` reads
+#: them from there)
 _SYMBOL_COLUMNS = ("id, file_id, name, qualified, kind, line, end_line, signature, doc, source, "
-                   "visibility, parent_id, hints, terms, declaration, arity")
+                   "visibility, parent_id, hints, terms, declaration, arity, returns")
 _SYMBOL_MARKS = ", ".join("?" for _ in _SYMBOL_COLUMNS.split(", "))
 _SYMBOL_UPDATE = ", ".join(f"{c} = ?" for c in _SYMBOL_COLUMNS.split(", ")[1:])
 #: symbols_fts's columns after its rowid (store/schema.py FTS_COLUMNS)
@@ -95,7 +97,7 @@ class Writer:
             key = (qualified, kind)
             slots = reuse.setdefault(key, [])
             if keep is not None and len(slots) < keep[key]:
-                slots.append((sid, row[-1]))
+                slots.append((sid, row[-2], row[-1]))
                 stored.rows[sid] = row
             else:
                 self.names.add(name)
@@ -189,7 +191,7 @@ class Writer:
         differ from what is `stored`, and leave the rest untouched (see `_forget`)."""
         conn = self.store.conn
         taken = conn.execute("SELECT max(id) FROM symbols").fetchone()[0] or 0
-        next_id = max(taken, *(sid for slots in reuse.values() for sid, _ in slots), 0) + 1
+        next_id = max(taken, *(sid for slots in reuse.values() for sid, *_ in slots), 0) + 1
         id_of: dict[str, int] = {}
         new_rows, changed_rows, contains, kept_ids = [], [], [], []
         path_words = " ".join(tokens(rec.path.replace("/", " ")))
@@ -197,17 +199,19 @@ class Writer:
         file_kind = Kind.FILE.value
         keys = scope_keys((row[1], row[2]) for row in rec.symbols)  # as its references name them
         for key, (name, qualified, kind, line, end_line, signature, doc, source, visibility,
-                  parent, decomposed, hints, body, terms, declaration, arity) in zip(
+                  parent, decomposed, hints, body, terms, declaration, arity, returns) in zip(
                 keys, rec.symbols, strict=True):
             slots = reuse.get((qualified, kind))
-            sid, old_arity = slots.pop(0) if slots else (0, arity)
+            sid, old_arity, old_returns = slots.pop(0) if slots else (0, arity, returns)
             if not sid:
                 sid = next_id
                 next_id += 1
                 self.names.add(name)  # a new definition: uses of its name may resolve anew
             else:
                 kept_ids.append(sid)
-                if old_arity != arity:  # a call's argument count may pick another overload now
+                # a call's argument count may pick another overload now, and a call on its
+                # result another type's method
+                if old_arity != arity or old_returns != returns:
                     self.names.add(name)
             id_of.setdefault("" if kind == file_kind else key, sid)
             parent_id = id_of.get(parent) if parent else None
@@ -216,7 +220,7 @@ class Writer:
             else:
                 contains.append((parent_id or file_sym_id, sid))
             row = (sid, file_id, name, qualified, kind, line, end_line, signature, doc, source,
-                   visibility, parent_id, hints, terms, declaration, arity)
+                   visibility, parent_id, hints, terms, declaration, arity, returns)
             fts = (name, decomposed, qualified, hints, signature, path_words, doc, body)
             if sid not in stored.rows:
                 new_rows.append(row)

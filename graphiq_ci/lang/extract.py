@@ -52,10 +52,11 @@ from graphiq_ci.lang.node_facts import (
     moved_into,
     node_text,
     parameter_count,
+    return_type,
     signature_of,
     visibility_of,
 )
-from graphiq_ci.lang.receivers import Bindings, binding_scope
+from graphiq_ci.lang.receivers import Bindings, CallResult, binding_scope, self_type
 from graphiq_ci.lang.spec import LanguageSpec
 from graphiq_ci.model import (
     TYPE_KINDS,
@@ -170,11 +171,13 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     out = ParsedFile(path=path, language=spec.name)
 
     defs: dict[tuple[int, int], _Def] = {}
-    uses: list[tuple[int, int, EdgeKind, str, tuple[str, ...], str, bool, int]] = []
+    uses: list[_Use] = []
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
     through: list[tuple[int, int, str, str]] = []  # at, line, name, receiver: `pkg.Value`
+    calls: dict[tuple[int, int], int] = {}  # a call's span → its index in `uses`
+    receivers: dict[int, tuple[int, int]] = {}  # index in `uses` → its receiver's span
     roles = _ROLES  # a local: read once per capture
     for rule, caps in matches(queries, tree):
         if rule is not None and not has_parent(caps[rule[0]][0], rule[1]):
@@ -220,6 +223,10 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                     alias = (node_text(caps["alias.path"][0]).rsplit("/", 1)[-1],)
                 name = node_text(names[0]).strip("'\"`")
                 receiver = caps.get("receiver")
+                if edge is EdgeKind.CALLS:
+                    calls[(node.start_byte, node.end_byte)] = len(uses)
+                    if receiver:
+                        receivers[len(uses)] = (receiver[0].start_byte, receiver[0].end_byte)
                 uses.append((node.start_byte, node.start_point[0] + 1, edge, name, alias,
                              node_text(receiver[0]) if receiver else "",
                              edge is EdgeKind.CALLS and not receiver and is_bare(node, names[0]),
@@ -264,6 +271,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 parent=d.parent.key if d.parent else (d.owner or None),
                 declaration=d.declaration,
                 arity=parameter_count(d.node),
+                returns=_returns(d) if d.kind in _CALLABLES else "",
             )
         )
     scopes = _Scopes(ordered)
@@ -277,12 +285,14 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     uses += [(at, line, EdgeKind.REFERENCES, name, (), receiver, False, -1)
              for at, line, name, receiver in through
              if receiver in types.imported and (at, name) not in called]
-    for at, line, edge, name, alias, receiver_text, bare, arguments in uses:
+
+    chains = _Chains(uses, calls, receivers, types)
+    for k, (at, line, edge, name, alias, receiver_text, bare, arguments) in enumerate(uses):
         scope = scopes.def_at(moved_into(decorators, at))
         if edge in _THROUGH and receiver_text in types.imported:
             alias = (receiver_text,)  # through an imported name: `util.merge(a)`, `tea.Model`
         out.references.append(Reference(scope.key if scope else "", name, edge, line,
-                                        alias, types.receiver_type(receiver_text, scope), bare,
+                                        alias, chains.receiver_type(k, scope), bare,
                                         arguments))
     seen: set[tuple[str, EdgeKind, str]] = set()
     for offset, edge, token in deep:
@@ -293,6 +303,49 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     if tree.root_node.has_error:
         out.error = "syntax errors (symbols before and after them are still indexed)"
     return out
+
+
+#: the definitions a declared return type is read from
+_CALLABLES = frozenset({Kind.FUNCTION, Kind.METHOD})
+#: how many calls deep a chain's receiver is followed (`a.b().c().d()`)
+MAX_CHAIN = 3
+
+
+_Use = tuple[int, int, EdgeKind, str, tuple[str, ...], str, bool, int]
+
+
+class _Chains:
+    """Receiver types of a file's uses, where a receiver may be another call's result."""
+
+    def __init__(self, uses: list[_Use], calls: dict[tuple[int, int], int],
+                 receivers: dict[int, tuple[int, int]], types: Bindings) -> None:
+        self.uses = uses  # (at, line, edge, name, alias, receiver text, bare, arguments)
+        self.calls = calls  # a call's span → its index in `uses`
+        self.receivers = receivers  # index in `uses` → its receiver's span
+        self.types = types
+
+    def receiver_type(self, k: int, scope: _Def | None, depth: int = 0) -> str:
+        """Use `k`'s receiver type: what the file shows (receivers.py), or, for a receiver
+        that is itself a call (`doc.select(q).remove()`), that call, for resolution to read
+        its target's declared return type (index/resolve.py)."""
+        written = self.types.receiver_type(self.uses[k][5], scope)
+        inner = self.calls.get(self.receivers.get(k, (0, 0)))
+        if inner is None or depth >= MAX_CHAIN:
+            return written
+        _, _, _, name, _, text, bare, arguments = self.uses[inner]
+        namespace = text if text in self.types.imported else ""
+        return CallResult(name, bare, arguments, namespace, written,
+                          self.receiver_type(inner, scope, depth + 1)).encoded()
+
+
+def _returns(d: _Def) -> str:
+    """The type `d` declares it returns (`return_type`): its enclosing type for `Self`, ""
+    for a primitive or a container (`int`, `List`, `Optional`): no method call on the result
+    is this repository's then, or none can be told from the name alone."""
+    name = return_type(d.node)
+    if name in ("Self", "self", "static", "this"):
+        return self_type(d)
+    return "" if name in _PRIMITIVES else name
 
 
 #: what a capture name makes of its node; 0: a part of a match another capture reads

@@ -13,6 +13,13 @@ MAX_SIGNATURE_CHARS = 240
 _NUMBER = re.compile(r"-?(0x[0-9a-fA-F]+|\d+(\.\d+)?)([a-zA-Z]*)")
 _WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
 _ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+#: the fields grammars put a callable's declared return type in: Python, TypeScript, Rust,
+#: Scala, PHP (`return_type`), Go (`result`), C# (`returns`), Java, C and C++ (`type`)
+_RETURN_FIELDS = ("return_type", "result", "returns", "type")
+#: a return type's wrapping that leaves its type: TypeScript's `: `, a pointer, a reference,
+#: Rust's `mut` and lifetime, a string annotation's quotes (Python's `-> "Pool"`)
+_RETURN_WRAPPING = re.compile(r"^(?::\s*|&\s*|\*\s*|mut\s+|'\w+\s+|[\"'])+")
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 
 def node_text(node: ts.Node) -> str:
@@ -60,6 +67,25 @@ def signature_of(node: ts.Node, data: bytes) -> str:
     if end is None:
         text = text.split("\n", 1)[0]
     return " ".join(text.split()).rstrip("{:= ")[:MAX_SIGNATURE_CHARS]
+
+
+def return_type(definition: ts.Node) -> str:
+    """The one type a callable's declared return type names (`Elements select()`,
+    `-> &Pool`, `: Promise<Queue>` gives `Promise`), by its last name; "" when it declares
+    none, or names no single type (Go's `(*T, error)`, a union, an array, a function type).
+    What the type's generic arguments are is not kept: a call on the result is the outer
+    type's member (`List<Foo>`'s `size()` is `List`'s)."""
+    node = next((n for n in map(definition.child_by_field_name, _RETURN_FIELDS) if n), None)
+    if node is None:
+        return ""
+    text = _RETURN_WRAPPING.sub("", node_text(node).strip())
+    name = _TYPE_NAME.match(text)
+    if name is None:
+        return ""
+    rest = text[name.end():].lstrip()
+    if rest.replace(" ", "").startswith("[]") or (rest and rest[0] not in "<[\"'"):
+        return ""  # an array of the type (`T[]`), a union (`A | B`): not one named type
+    return re.split(r"\.|::", name.group(0))[-1]
 
 
 def visibility_of(name: str, signature: str) -> str:

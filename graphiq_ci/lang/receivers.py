@@ -13,22 +13,30 @@ the file itself says what `obj` is:
     a constructor call itself    `Client().send()`, `new Client(x).send()`,
                                  `Client::new().send()`: a capitalised name called
     self.attr / recv.attr        an attribute or field annotated or constructed in its class
+    another call                 `doc.select(q).remove()`: that call (`call_result`), whose
+                                 target's declared return type resolution reads
 
 The queries supply the facts as `@binding` matches (`@name` or `@attribute` for the variable,
 `@type` for the type name) and `@receiver` on calls; this module only looks them up, walking
 out from the call's scope. Anything else (a call's result, an import, two candidate types)
 yields "" and resolution falls back to names alone, as before: a guess is never made here.
+
+A receiver that is a call is recorded as the call itself (`CallResult`): the file cannot tell
+which definition it calls, the whole index can (index/resolve.py), and the type that
+definition declares it returns is the receiver's type.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from graphiq_ci.model import TYPE_KINDS, Kind
 
 SELF_NAMES = frozenset({"self", "this", "cls", "$this", "Self"})
 DATA_KINDS = frozenset({Kind.FIELD, Kind.CONSTANT, Kind.VARIABLE})
 MAX_RECEIVER_CHARS = 80
+#: how a receiver type that is a call's result starts (`call_result`)
+CALL_RESULT = "()"
 
 
 class Scope(Protocol):
@@ -44,6 +52,46 @@ def enclosing_type(scope: Scope | None) -> Scope | None:
     while scope is not None and scope.kind not in TYPE_KINDS:
         scope = scope.parent
     return scope
+
+
+def self_type(scope: Scope | None) -> str:
+    """What `self` / `this` / `Self` is inside `scope`: the enclosing type, else the type
+    an enclosing method is declared on from outside its body."""
+    owner = enclosing_type(scope)
+    return owner.qualified if owner else _owner_of(scope)
+
+
+class CallResult(NamedTuple):
+    """A receiver that is a call: that call as resolution resolves it, and `written`, the
+    type its text alone names (`Client(a)`: Client; see `Bindings.receiver_type`), which
+    stands where the call's target declares no return type this repository defines."""
+
+    name: str
+    bare: bool
+    arguments: int
+    namespace: str  # the imported name it goes through (`util.make()`)
+    written: str
+    receiver_type: str  # its own receiver's: last, as it may be a call again
+
+    def encoded(self) -> str:
+        return (f"{CALL_RESULT}{self.name}|{int(self.bare)}|{self.arguments}|{self.namespace}"
+                f"|{self.written}|{self.receiver_type}")
+
+
+def call_parts(receiver_type: str) -> CallResult | None:
+    """The call a receiver type encodes (`CallResult.encoded`), or None for a type's name."""
+    if not receiver_type.startswith(CALL_RESULT):
+        return None
+    name, bare, arguments, namespace, written, inner = \
+        receiver_type[len(CALL_RESULT):].split("|", 5)
+    return CallResult(name, bare == "1", int(arguments), namespace, written, inner)
+
+
+def as_written(receiver_type: str) -> str:
+    """The type a receiver's text alone names: a call's `written` type, else the type
+    itself. What reads stored references without resolving their calls reads this."""
+    call = call_parts(receiver_type)
+    return receiver_type if call is None else call.written
 
 
 def _owner_of(scope: Scope | None) -> str:
@@ -102,8 +150,7 @@ class Bindings:
         if not head.replace("$", "").replace("_", "").isalnum():
             return ""  # another call, an index, a literal: not cheap to type
         if head in SELF_NAMES:
-            owner = enclosing_type(scope)
-            type_name = owner.qualified if owner else _owner_of(scope)
+            type_name = self_type(scope)
         else:
             type_name = self._variable(head, scope)
             if not type_name and head[:1].isupper() and head not in self.imported \

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 32
+SCHEMA_VERSION = 33
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
@@ -72,7 +72,8 @@ CREATE TABLE IF NOT EXISTS symbols (
     hints TEXT NOT NULL DEFAULT '',
     terms TEXT NOT NULL DEFAULT '',  -- distinct stems of its name, signature, doc, hints and body
     declaration INTEGER NOT NULL DEFAULT 0,  -- 1: declared only (a prototype), defined elsewhere
-    arity TEXT NOT NULL DEFAULT ''  -- a callable's parameter count: "2", "1+" (varargs), "" unknown
+    arity TEXT NOT NULL DEFAULT '',  -- a callable's parameter count: "2", "1+" (varargs), ""
+    returns TEXT NOT NULL DEFAULT ''  -- the type a callable declares it returns, by name
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
@@ -82,6 +83,7 @@ CREATE INDEX IF NOT EXISTS symbols_name_lower ON symbols(lower(name));
 -- them was 90 ms of a 0.26 s refresh on sqlalchemy; these partial indexes hold few rows
 CREATE INDEX IF NOT EXISTS symbols_files ON symbols(file_id) WHERE kind = 'file';
 CREATE INDEX IF NOT EXISTS symbols_declared ON symbols(name) WHERE declaration = 1;
+CREATE INDEX IF NOT EXISTS symbols_returns ON symbols(returns) WHERE returns != '';
 
 -- references as the plugin saw them; re-resolved into edges when their targets change
 CREATE TABLE IF NOT EXISTS refs (

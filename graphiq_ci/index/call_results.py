@@ -1,0 +1,58 @@
+"""Calls made on another call's result (`doc.select(q).remove()`): what resolving them reads.
+
+The extractor records such a receiver as the call itself (lang/receivers.py `CallResult`),
+and resolution resolves that call first (index/resolve.py `_returned_type`). The answer
+depends on more than the reference's own name and type, so these helpers say which names a
+chain looks up, which types its calls return, and which stored references an incremental
+run must resolve again when a definition or a type they go through changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from graphiq_ci.index.names import NameTable
+from graphiq_ci.lang.receivers import CALL_RESULT, call_parts
+from graphiq_ci.store import Store, chunks
+
+
+def chain(receiver_type: str) -> Iterator[tuple[str, str]]:
+    """Each call of a receiver that is a chain of calls, outermost first, as its name and
+    the namespace it goes through, and ("", the type its text names) where it names one;
+    then ("", the type the innermost one is called on). A receiver type that is a type's
+    name is ("", it) alone."""
+    while (call := call_parts(receiver_type)) is not None:
+        yield call.name, call.namespace
+        if call.written:
+            yield "", call.written
+        receiver_type = call.receiver_type
+    yield "", receiver_type
+
+
+def on_call_results(store: Store, names: set[str], types: set[str]) -> set[tuple[int, int]]:
+    """(source, file) of the calls made on a call's result whose resolution may change with
+    `names` (a definition of a call in the chain came, went, or declares another return
+    type) or `types` (`types_over`: a type the chain's first receiver is, or a call in it
+    returns, changed its members or bases)."""
+    conn = store.conn
+    returning = {name for chunk in chunks(sorted(types)) for (name,) in conn.execute(
+        "SELECT DISTINCT name FROM symbols WHERE returns != '' AND returns IN "
+        f"({','.join('?' * len(chunk))})", chunk)}
+    wanted = names | returning
+    # every receiver type starting with CALL_RESULT, "()", sorts between "()" and "(*"
+    rows = conn.execute("SELECT DISTINCT coalesce(src_id, -file_id), file_id, receiver_type "
+                        "FROM refs WHERE receiver_type != '' AND receiver_type > ? AND "
+                        "receiver_type < ?", (CALL_RESULT, "(*"))
+    return {(src, file_id) for src, file_id, receiver in rows
+            if any(call in wanted if call else through in types
+                   for call, through in chain(receiver))}
+
+
+def returned_types(t: NameTable, receiver_types: Iterable[str]) -> set[str]:
+    """The types the calls in these receivers declare they return, once their definitions
+    are loaded: what resolution looks up on the result (resolve.py `_member`)."""
+    types: set[str] = set()
+    for receiver_type in receiver_types:
+        for name, _ in chain(receiver_type):
+            types.update(t.returns[d.id] for d in t.by_name.get(name, ()) if d.id in t.returns)
+    return types
