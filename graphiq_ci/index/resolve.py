@@ -23,7 +23,7 @@ from typing import Any
 from graphiq_ci.index.bindings import FileImports, ImportTable
 from graphiq_ci.index.call_results import chain, on_call_results, returned_types
 from graphiq_ci.index.names import Def, NameTable
-from graphiq_ci.lang.receivers import CALL_RESULT, call_parts
+from graphiq_ci.lang.receivers import CALL_RESULT, CallResult, call_parts
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.store import Store, chunks
@@ -213,13 +213,41 @@ def _returned_type(t: NameTable, table: ImportTable, file_id: int, receiver: str
                         call.arguments, call.namespace, call=True,
                         by_name_alone=not call.receiver_type)
     if dst is None:
-        return call.written
-    if any(d.id == dst and d.is_type for d in t.by_name.get(call.name, ())):
+        returns = _overloads_agree(t, table, file_id, call, scope)
+    elif any(d.id == dst and d.is_type for d in t.by_name.get(call.name, ())):
         return call.name  # a constructor call: `new Pool()`, `Pool()`
-    returns = t.returns.get(dst, "")
+    else:
+        returns = t.returns.get(dst, "")
     return returns if returns and _one_type(t, returns) and all(
         _one_type(t, base) for base in t.type_and_bases(returns)[1:]
         if base in t.by_name) else call.written
+
+
+def _overloads_agree(t: NameTable, table: ImportTable, file_id: int, call: CallResult,
+                     scope: str) -> str:
+    """The return type all the overloads a call may be declare alike, where its receiver's
+    type (or, for a bare call, an enclosing type) has several members of its name that its
+    argument count cannot tell apart (jsoup's `select(String)` and `select(Evaluator)` both
+    return Elements): which one runs is unknown, what it returns is not."""
+    if call.receiver_type:
+        owner = (_returned_type(t, table, file_id, call.receiver_type, scope)
+                 if call.receiver_type.startswith(CALL_RESULT) else call.receiver_type)
+        owners = [owner] if owner else []
+    elif call.bare and t.implicit_self(file_id):
+        parts = scope.split(".")
+        owners = [".".join(parts[:n]) for n in range(len(parts), 0, -1)]
+    else:
+        return ""
+    defs = t.by_name.get(call.name, [])
+    for owner in owners:
+        for type_name in t.type_and_bases(owner):
+            members = [d for d in defs if (d.qualified == f"{type_name}.{call.name}"
+                                           or d.qualified.endswith(f".{type_name}.{call.name}"))
+                       and (call.arguments < 0 or d.takes(call.arguments))]
+            if members:
+                returns = {t.returns.get(d.id, "") for d in members}
+                return returns.pop() if len(returns) == 1 else ""
+    return ""
 
 
 def _one_type(t: NameTable, name: str) -> bool:

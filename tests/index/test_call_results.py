@@ -159,6 +159,38 @@ def test_a_chain_resolves_call_by_call(make_repo: Callable[[dict[str, str]], Pat
     assert takes(calls(repo), "Client.deeper") == {"Pool.take"}
 
 
+OVERLOADS = {
+    "src/shop/Pool.java": "package shop;\nclass Pool { int take() { return 1; } }\n",
+    "src/shop/Queue.java": "package shop;\nclass Queue { int take() { return 2; } }\n",
+    "src/shop/Shop.java": """package shop;
+class Shop {
+  Pool pool(int size) { return new Pool(); }
+  Pool pool(String name) { return new Pool(); }
+  Pool any(int size) { return new Pool(); }
+  Queue any(String name) { return new Queue(); }
+}
+""",
+    "src/shop/Client.java": """package shop;
+class Client {
+  int agreed(Shop shop) { return shop.pool(3).take(); }
+  int differ(Shop shop) { return shop.any(3).take(); }
+}
+""",
+}
+
+
+def test_overloads_that_return_one_type_tell_the_type(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`pool(int)` and `pool(String)` take one argument each, so `shop.pool(3)` may be either
+    (argument types are not read); both return a Pool, so `.take()` is Pool's. `any(…)`
+    returns a Pool or a Queue: not guessed."""
+    repo = make_repo(OVERLOADS)
+    run_index(repo)
+    edges = calls(repo)
+    assert takes(edges, "Client.agreed") == {"Pool.take"}
+    assert takes(edges, "Client.differ") == set()
+
+
 def test_a_changed_return_type_re_resolves_the_calls_on_it_elsewhere(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """Only shop.py changes (`pool()` now returns a Queue); the chain in client.py must follow
