@@ -32,8 +32,8 @@ def chain(receiver_type: str) -> Iterator[tuple[str, str]]:
 def on_call_results(store: Store, names: set[str], types: set[str]) -> set[tuple[int, int]]:
     """(source, file) of the calls made on a call's result whose resolution may change with
     `names` (a definition of a call in the chain came, went, or declares another return
-    type) or `types` (`types_over`: a type the chain's first receiver is, or a call in it
-    returns, changed its members or bases)."""
+    type) or `types` (a type the chain's first receiver is, or a call in it returns, whose
+    bases changed, and the types below it)."""
     conn = store.conn
     returning = {name for chunk in chunks(sorted(types)) for (name,) in conn.execute(
         "SELECT DISTINCT name FROM symbols WHERE returns != '' AND returns IN "

@@ -197,15 +197,19 @@ class NameTable:
             order += frontier
         return order
 
-    def types_over(self, store: Store, file_ids: set[int]) -> set[str]:
-        """The types defined in `file_ids` and every type that has one of them among its
-        bases: a call through any of these may resolve differently once those files change
-        (a base class swapped, a member moved), so its reference is resolved again. Read from
-        the store before folding: a folded-away type only adds references to resolve again."""
+    def types_over(self, store: Store, file_ids: set[int],
+                   named: set[str] | None = None) -> set[str]:
+        """The types defined in `file_ids` (only those `named`, when given) and every type
+        that has one of them among its bases: a call through any of these may resolve
+        differently once those files change (a base class swapped, a member moved), so its
+        reference is resolved again. Read from the store before folding: a folded-away type
+        only adds references to resolve again."""
         here = {q.rsplit(".", 1)[-1] for part in chunks(sorted(file_ids))
                 for (q,) in store.conn.execute(
                     f"SELECT qualified FROM symbols WHERE kind IN ({_NAMESPACE_KINDS_SQL}) AND "
                     f"file_id IN ({','.join('?' * len(part))})", part)}
+        if named is not None:
+            here &= named
         return here | self._under(here)
 
     def _under(self, types: set[str]) -> set[str]:

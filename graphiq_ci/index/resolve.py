@@ -300,7 +300,10 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
                     f"{where} ({','.join('?' * len(chunk))})", chunk))
-        found |= on_call_results(store, names, types)
+        # a call on a call's result reaches a type through that call, not through its own
+        # receiver: a member added or removed is in `names`, and a type whose bases changed
+        # too (index/writer.py), so only those types' changes re-resolve chains through them
+        found |= on_call_results(store, names, t.types_over(store, file_ids, named=names))
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources

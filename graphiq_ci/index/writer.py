@@ -30,6 +30,7 @@ _RefKey = tuple[int, str, str, str, str, int, int]
 #: the bases its types inherit bare calls from
 _FILE_WIDE = frozenset({EdgeKind.IMPORTS.value, EdgeKind.EXTENDS.value,
                         EdgeKind.IMPLEMENTS.value})
+_BASES = frozenset({EdgeKind.EXTENDS.value, EdgeKind.IMPLEMENTS.value})
 
 
 #: a symbols row, as `_write_symbols` builds it (arity and return type last: `_forget` reads
@@ -198,6 +199,7 @@ class Writer:
         file_sym_id = 0
         file_kind = Kind.FILE.value
         keys = scope_keys((row[1], row[2]) for row in rec.symbols)  # as its references name them
+        name_of: dict[int, str] = {}
         for key, (name, qualified, kind, line, end_line, signature, doc, source, visibility,
                   parent, decomposed, hints, body, terms, declaration, arity, returns) in zip(
                 keys, rec.symbols, strict=True):
@@ -214,6 +216,7 @@ class Writer:
                 if old_arity != arity or old_returns != returns:
                     self.names.add(name)
             id_of.setdefault("" if kind == file_kind else key, sid)
+            name_of[sid] = name
             parent_id = id_of.get(parent) if parent else None
             if kind == file_kind:
                 file_sym_id = sid
@@ -239,14 +242,16 @@ class Writer:
                    if kind == EdgeKind.IMPORTS.value}
         if imports != self._old_imports.pop(file_id, imports):
             self.rebound.add(file_id)
-        self._write_refs(rec, file_id, id_of, stored)
+        self._write_refs(rec, file_id, id_of, stored, name_of)
         self._write_deep(rec, id_of, stored)
 
     def _write_refs(self, rec: FileRecord, file_id: int, id_of: dict[str, int],
-                    stored: _Stored) -> None:
+                    stored: _Stored, name_of: dict[int, str]) -> None:
         """The file's references: a stored one that reads as a new one keeps its row and its
         resolved target (its line moved, if need be); the rest are deleted and inserted, and
-        their sources are what resolution must redo (`changed_sources`)."""
+        their sources are what resolution must redo (`changed_sources`). A type whose bases
+        changed joins `names`: calls on another call's result reach it through that call
+        (index/call_results.py), and are resolved again only for such a type."""
         conn = self.store.conn
         moved: list[tuple[int, int]] = []
         inserted: list[tuple[_RefKey, int]] = []
@@ -269,6 +274,8 @@ class Writer:
             [(file_id, None if key[0] < 0 else key[0], *key[1:], line)
              for key, line in inserted])
         changed = [key for key, _ in inserted] + [key for key, _ in deleted]
+        self.names.update(name_of.get(key[0], "") for key in changed if key[2] in _BASES)
+        self.names.discard("")
         # a new file, or a change to what this one imports or inherits: resolved whole
         if (stored.refs or stored.rows) and file_id not in self.rebound and \
                 not any(key[2] in _FILE_WIDE for key in changed):
