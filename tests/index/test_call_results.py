@@ -9,13 +9,13 @@ Real git repos, the real indexer, edges read back from the index.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from graphiq_ci.index import run_index
+from tests.index.test_receivers import calls
 
 JAVA = {
     "src/shop/Pool.java": "package shop;\nclass Pool { int take() { return 1; } }\n",
@@ -117,16 +117,6 @@ func Pair() (*Pool, error) { return nil, nil }
 func Chained(s *Shop) int { return s.Pool().Take() + MakeQueue().Take() }
 """,
 }
-
-
-def calls(repo: Path) -> set[tuple[str, str]]:
-    conn = sqlite3.connect(repo / ".graphiq" / "graphiq.db")
-    try:
-        return set(conn.execute(
-            "SELECT a.qualified, b.qualified FROM edges e JOIN symbols a ON a.id = e.src_id "
-            "JOIN symbols b ON b.id = e.dst_id WHERE e.kind = 'calls'"))
-    finally:
-        conn.close()
 
 
 def takes(edges: set[tuple[str, str]], caller: str) -> set[str]:
