@@ -105,15 +105,21 @@ def _member(t: NameTable, imports: FileImports, file_id: int, name: str, defs: l
 
 
 def _inherited(t: NameTable, imports: FileImports, file_id: int, name: str, defs: list[Def],
-               scope: str) -> Def | None:
+               scope: str) -> Def | bool | None:
     """A bare call's member of the enclosing types' bases, innermost type first, where the
     language has an implicit `this`: `nullableAnnotationFor(x)` in a subclass of the class
-    defining it (no definition in the file, two in the repository: names alone gave none)."""
+    defining it (no definition in the file, two in the repository: names alone gave none).
+    False where an enclosing type has several such members the call cannot tell apart
+    (jsoup's Document calling `select(q)`: Element's `select(String)` and
+    `select(Evaluator)`): the call is one of them, not another file's namesake."""
     parts = scope.split(".")
     for n in range(len(parts), 0, -1):
-        member = _member(t, imports, file_id, name, defs, ".".join(parts[:n]))
+        owner = ".".join(parts[:n])
+        member = _member(t, imports, file_id, name, defs, owner)
         if isinstance(member, Def):
             return member
+        if member is False and t.defines_type(owner):
+            return False  # its own members, ambiguous (`_member`: an external type is False too)
     return None
 
 
@@ -168,8 +174,10 @@ def _resolve_name(t: NameTable, table: ImportTable, file_id: int, name: str,
         return hit.id if hit else None
     if bare and scope and t.implicit_self(file_id):
         inherited = _inherited(t, imports, file_id, name, defs, scope)
-        if inherited is not None:
+        if isinstance(inherited, Def):
             return inherited.id
+        if inherited is False:
+            return None
     origin = imports.origin(name, scope)
     if origin is not None:
         there = [d for d in defs if d.file_id == origin]

@@ -426,3 +426,31 @@ def test_a_go_call_through_a_package_is_that_folders(
     assert located_calls(repo, "references") >= {
         ("main.go:draw", "tui/tui.go:Window"), ("main.go:draw", "util/util.go:Window"),
         ("main.go:weight", "tui/tui.go:Bold"), ("main.go:weight", "tui/tui.go:New")}
+
+
+INHERITED_OVERLOADS = {
+    "src/shop/Query.java": "package shop;\nclass Query {}\n",
+    "src/shop/Items.java": "package shop;\nclass Items { Items select(String q) { return this; } }\n",
+    "src/shop/Node.java": """package shop;
+class Node {
+  Items select(String q) { return new Items(); }
+  Items select(Query q) { return new Items(); }
+}
+""",
+    "src/shop/Page.java": """package shop;
+import shop.Items;
+class Page extends Node {
+  Items forms() { return select("form"); }
+}
+""",
+}
+
+
+def test_a_bare_call_of_ambiguous_inherited_overloads_is_no_other_types(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`select("form")` in Page is one of its base Node's two one-argument `select`s, which
+    the argument count cannot tell apart: it stays unresolved, never the imported Items'
+    own `select` (names alone took that one: the only `select` in an imported file)."""
+    repo = make_repo(INHERITED_OVERLOADS)
+    run_index(repo)
+    assert not {dst for src, dst in calls(repo) if src == "Page.forms"}
