@@ -15,24 +15,24 @@ the language picks an overload by argument count (Java) the call's count does to
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from graphiq_ci.index.bindings import FileImports, ImportTable
 from graphiq_ci.index.call_results import chain, on_call_results, returned_types
 from graphiq_ci.index.names import Def, NameTable
+from graphiq_ci.index.ref_edges import (
+    TEST_NAME,
+    is_test_to_subject,
+    naming_convention_tests,
+    replace_edges,
+    test_sources,
+)
 from graphiq_ci.lang.receivers import CALL_RESULT, CallResult, call_parts
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
 from graphiq_ci.paths import is_test_path
 from graphiq_ci.store import Store, chunks
 
-#: Edge kinds derived from references, regenerated per source symbol.
-REF_EDGES = (
-    EdgeKind.CALLS, EdgeKind.REFERENCES, EdgeKind.IMPORTS, EdgeKind.EXTENDS,
-    EdgeKind.IMPLEMENTS, EdgeKind.TESTS,
-)
 #: Method names every language's standard library defines: a use of one is the library's far
 #: more often than the single definition a repository happens to have, so that alone does not
 #: resolve it (a definition in the same file or an imported one still does).
@@ -45,7 +45,6 @@ read write close open flush send recv emit on off next iter len str repr hash eq
 hashCode contains isEmpty run start stop wait notify parse dump dumps load loads encode
 decode match search test exec log error warn info debug
 """.split())
-_TEST_NAME = re.compile(r"^(?:test_?|Test)(\w+?)(?:_test|Test)?$")
 #: a stored kind → its EdgeKind, a dict lookup per reference instead of an Enum call
 _EDGE_KINDS = {k.value: k for k in EdgeKind}
 #: a reference as resolution reads it: rowid, file, source (-file for file level), name, kind,
@@ -326,7 +325,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         batches = [rows]
     imports = ImportTable(store, t, involved_files)
     test_files = {f for f in involved_files if is_test_path(t.path_of.get(f, ""))}
-    test_sources: set[int] = set()
+    test_callers: set[int] = set()
     resolved = 0
     edges: dict[tuple[int, int, str], float] = {}
     qualified_of = t.qualified_of
@@ -336,7 +335,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         changed: list[tuple[int | None, int]] = []  # only these rows are written back
         for rowid, file_id, src, name, kind, alias, receiver_type, old_dst, bare, args in rows:
             if src > 0 and file_id in test_files:
-                test_sources.add(src)
+                test_callers.add(src)
             src_id = src if src > 0 else t.file_symbol.get(file_id)
             if src_id is None or file_id not in t.path_of:
                 continue
@@ -368,13 +367,13 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 continue
             edges[(src_id, dst, edge.value)] = EDGE_WEIGHTS[edge]
             if edge in (EdgeKind.CALLS, EdgeKind.REFERENCES) and \
-                    _is_test_to_subject(t, src_id, dst):
+                    is_test_to_subject(t, src_id, dst):
                 edges[(src_id, dst, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
         conn.executemany("UPDATE refs SET dst_id = ? WHERE rowid = ?", changed)
-    _naming_convention_tests(t, sorted(test_sources & t.qualified_of.keys()), edges)
+    naming_convention_tests(t, sorted(test_callers & t.qualified_of.keys()), edges)
 
-    _replace_edges(store, None if srcs is None else
-                   [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
+    replace_edges(store, None if srcs is None else
+                  [t.file_symbol.get(-s, 0) if s < 0 else s for s in sorted(srcs)], edges)
     return resolved
 
 
@@ -410,72 +409,8 @@ def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
         if bare or receiver_type.startswith(CALL_RESULT):
             # the enclosing types a bare call (in the chain, too) may inherit from
             names.update(t.qualified_of.get(src, "").split("."))
-    for sid in _test_sources(t, rows):
-        m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
+    for sid in test_sources(t, rows):
+        m = TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
         if m:
             names |= {m.group(1), m.group(1).lstrip("_")}
     return names
-
-
-def _replace_edges(store: Store, src_ids: list[int] | None,
-                   edges: dict[tuple[int, int, str], float]) -> None:
-    """Make the reference edges of `src_ids` (None: all) exactly `edges` (which it empties),
-    writing only the difference: an unchanged edge is not deleted and inserted again, so the
-    graph log (see store/graph_log.py) names only symbols whose edges really changed. A file
-    added anywhere re-resolves every reference; rewriting all 400k edges of a large
-    repository would mark every symbol and make the next query rebuild the whole graph."""
-    conn = store.conn
-    kinds = ",".join(f"'{k.value}'" for k in REF_EDGES)
-    select = "SELECT rowid, src_id, dst_id, kind, weight FROM edges WHERE "
-    if src_ids is None:
-        existing: Iterable[tuple[int, int, int, str, float]] = _fetched(
-            conn.execute(f"{select} kind IN ({kinds})"))
-    else:
-        # `+kind`: SQLite keeps no statistics here and would read the (kind, meta) index,
-        # every edge of these kinds, instead of the few of `src_ids` (0.4 s of a one-file
-        # refresh at 200k symbols, issue #14); the unary plus leaves it the src_id index
-        existing = [row for chunk in chunks(src_ids) for row in conn.execute(
-            f"{select} +kind IN ({kinds}) AND src_id IN ({','.join('?' * len(chunk))})",
-            chunk)]
-    stale: list[int] = []
-    for rowid, src, dst, kind, weight in existing:
-        key = (src, dst, kind)
-        if edges.get(key) == weight:
-            del edges[key]  # kept as it is; a second copy of it is stale
-        else:
-            stale.append(rowid)
-    for part in chunks(stale):
-        conn.execute(f"DELETE FROM edges WHERE rowid IN ({','.join('?' * len(part))})", part)
-    conn.executemany("INSERT INTO edges(src_id, dst_id, kind, weight) VALUES (?, ?, ?, ?)",
-                     ((s, d, k, w) for (s, d, k), w in edges.items()))
-
-
-def _fetched(cur: sqlite3.Cursor) -> Iterator[Any]:
-    """A cursor's rows a batch at a time (a full resolution's 2M edges are not all held)."""
-    while batch := cur.fetchmany(_BATCH):
-        yield from batch
-
-
-def _is_test_to_subject(t: NameTable, src: int, dst: int) -> bool:
-    src_path = t.path_of.get(t.file_of_symbol.get(src, -1), "")
-    dst_path = t.path_of.get(t.file_of_symbol.get(dst, -1), "")
-    return is_test_path(src_path) and not is_test_path(dst_path)
-
-
-def _test_sources(t: NameTable, rows: list[_Row]) -> list[int]:
-    return sorted({src for _, fid, src, *_ in rows if src > 0
-                   and is_test_path(t.path_of.get(fid, ""))} & t.qualified_of.keys())
-
-
-def _naming_convention_tests(t: NameTable, test_sources: list[int],
-                             edges: dict[tuple[int, int, str], float]) -> None:
-    """`test_parse_url` → `parse_url`, `TestRouter` → `Router`, when that name is one definition."""
-    for sid in test_sources:
-        m = _TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
-        if not m:
-            continue
-        subject = m.group(1)
-        cands = [c for c in t.by_name.get(subject, []) + t.by_name.get(subject.lstrip("_"), [])
-                 if not is_test_path(t.path_of.get(c.file_id, ""))]
-        if len(cands) == 1:
-            edges[(sid, cands[0].id, EdgeKind.TESTS.value)] = EDGE_WEIGHTS[EdgeKind.TESTS]
