@@ -430,7 +430,8 @@ def test_a_go_call_through_a_package_is_that_folders(
 
 INHERITED_OVERLOADS = {
     "src/shop/Query.java": "package shop;\nclass Query {}\n",
-    "src/shop/Items.java": "package shop;\nclass Items { Items select(String q) { return this; } }\n",
+    "src/shop/Items.java": "package shop;\n"
+                           "class Items { Items select(String q) { return this; } }\n",
     "src/shop/Node.java": """package shop;
 class Node {
   Items select(String q) { return new Items(); }
