@@ -219,6 +219,9 @@ def _returned_type(t: NameTable, table: ImportTable, file_id: int, receiver: str
     dst = _resolve_name(t, table, file_id, call.name, scope, call.receiver_type, call.bare,
                         call.arguments, call.namespace, call=True,
                         by_name_alone=not call.receiver_type)
+    if dst is not None and call.namespace and not _under_namespace(t, table, file_id, dst,
+                                                                   call.namespace, scope):
+        return call.written  # `vendor.Pool()`: another package's, whatever this one defines
     if dst is None:
         returns = _overloads_agree(t, table, file_id, call, scope)
     elif any(d.id == dst and d.is_type for d in t.by_name.get(call.name, ())):
@@ -228,6 +231,19 @@ def _returned_type(t: NameTable, table: ImportTable, file_id: int, receiver: str
     return returns if returns and _one_type(t, returns) and all(
         _one_type(t, base) for base in t.type_and_bases(returns)[1:]
         if base in t.by_name) else call.written
+
+
+def _under_namespace(t: NameTable, table: ImportTable, file_id: int, dst: int,
+                     namespace: str, scope: str) -> bool:
+    """Whether a call through `namespace` that resolved to `dst` is evidence enough for the
+    call on its result: the import binds a file of this repository, or, where the index
+    cannot follow it (a src layout's `import requests`, a Go module path), `dst`'s path
+    names it (`src/requests/models.py`, bubbletea's `tea.go`). `vendor.Pool()` is another
+    package's Pool, though names alone reach this repository's."""
+    if table[file_id].origin(namespace, scope) is not None:
+        return True
+    path = t.path_of.get(t.file_of_symbol.get(dst, -1), "")
+    return namespace in path.rsplit(".", 1)[0].split("/")
 
 
 def _overloads_agree(t: NameTable, table: ImportTable, file_id: int, call: CallResult,

@@ -18,7 +18,8 @@ Capture names in `lang/queries/*.scm` are the whole contract between a language 
                         of the enclosing class) and its declared @type, or the type a
                         constructor call @constructs, or @constructs.new: a constructor
                         function named New/new and the type (Go's `NewProgram(…)`: a
-                        Program); see receivers.py
+                        Program), or the call it is @assigned from (`p = shop.pool()`),
+                        whose declared return type resolution reads; see receivers.py
     @owner              inside a definition: the type a method belongs to when it is not
                         nested in it (a Go receiver)
     @declaration        on a definition node too: it only declares the name (a C prototype),
@@ -174,6 +175,7 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     uses: list[_Use] = []
     deep: list[tuple[int, EdgeKind, str]] = []
     bindings: list[tuple[int, str, bool, str, bool]] = []  # at, var, attribute?, type, declared?
+    results: list[tuple[int, str, bool, tuple[int, int]]] = []  # at, var, attribute?, call span
     decorators: list[tuple[int, int, int]] = []  # start, end, where its uses count
     through: list[tuple[int, int, str, str]] = []  # at, line, name, receiver: `pkg.Value`
     calls: dict[tuple[int, int], int] = {}  # a call's span → its index in `uses`
@@ -247,7 +249,11 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
                 made = caps.get("constructs.new")  # `NewProgram` -> Program
                 type_name = node_text(typed[0]) if typed else node_text(made[0])[3:] if made \
                     else ""
-                if named and type_name:
+                assigned = caps.get("assigned")  # `p = shop.pool()`: typed once uses are read
+                if named and assigned:
+                    results.append((node.start_byte, node_text(named[0]), "attribute" in caps,
+                                    (assigned[0].start_byte, assigned[0].end_byte)))
+                elif named and type_name:
                     bindings.append((node.start_byte, node_text(named[0]), "attribute" in caps,
                                      type_name, "type" in caps))
             elif role == _DECORATOR:
@@ -280,13 +286,23 @@ def extract(spec: LanguageSpec, path: str, data: bytes, narrow: bool = False) ->
     for at, variable, is_attribute, type_name, is_declared in bindings:
         types.add(binding_scope(scopes.def_at(at), is_attribute), variable, type_name,
                   is_declared)
+    chains = _Chains(uses, calls, receivers, types)
+    for at, variable, is_attribute, span in results:  # in file order: `b = a.g()` reads `a`
+        scope = scopes.def_at(at)
+        where = binding_scope(scope, is_attribute)
+        # weaker than what the file states: a constructor or annotation typing the name too
+        # (Rust's shadowing `let stream = Body::from_stream(stream)`) is kept alone
+        if span in calls and not types.binds(where, variable):
+            # where the call tells nothing, the name's own reading stands (a capitalised
+            # `VERSION_PATTERN = re.compile(…)` reads as a type no file here defines)
+            types.add(where, variable, chains.call(
+                calls[span], scope, variable if types.names_a_type(variable) else ""), False)
     decorators.sort()
     called = {(at, name) for at, _, edge, name, *_ in uses if edge is EdgeKind.CALLS}
     uses += [(at, line, EdgeKind.REFERENCES, name, (), receiver, False, -1)
              for at, line, name, receiver in through
              if receiver in types.imported and (at, name) not in called]
 
-    chains = _Chains(uses, calls, receivers, types)
     for k, (at, line, edge, name, alias, receiver_text, bare, arguments) in enumerate(uses):
         scope = scopes.def_at(moved_into(decorators, at))
         if edge in _THROUGH and receiver_text in types.imported:
@@ -332,10 +348,16 @@ class _Chains:
         inner = self.calls.get(self.receivers.get(k, (0, 0)))
         if inner is None or depth >= MAX_CHAIN:
             return written
-        _, _, _, name, _, text, bare, arguments = self.uses[inner]
+        return self.call(inner, scope, written, depth + 1)
+
+    def call(self, k: int, scope: _Def | None, written: str = "", depth: int = 0) -> str:
+        """Call `k` as a receiver type (`CallResult`): a receiver, or what a variable is
+        assigned (`p = shop.pool()`, `@assigned` in the queries); `written`, the type its
+        text names, stands where resolution learns nothing better."""
+        _, _, _, name, _, text, bare, arguments = self.uses[k]
         namespace = text if text in self.types.imported else ""
         return CallResult(name, bare, arguments, namespace, written,
-                          self.receiver_type(inner, scope, depth + 1)).encoded()
+                          self.receiver_type(k, scope, depth)).encoded()
 
 
 def _returns(d: _Def) -> str:

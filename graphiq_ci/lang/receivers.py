@@ -135,6 +135,14 @@ class Bindings:
             self.ambiguous.add(key)
         self.types[key] = type_name
 
+    def names_a_type(self, name: str) -> bool:
+        """A capitalised name no import binds reads as a type (or a module) of its own."""
+        return name[:1].isupper() and name not in self.imported
+
+    def binds(self, scope: str, name: str) -> bool:
+        """Whether anything types `name` in `scope` (a shadowing `let` included)."""
+        return (scope, name) in self.types
+
     def get(self, scope: str, name: str) -> str:
         key = (scope, name)
         return "" if key in self.ambiguous else self.types.get(key, "")
@@ -153,7 +161,7 @@ class Bindings:
             type_name = self_type(scope)
         else:
             type_name = self._variable(head, scope)
-            if not type_name and head[:1].isupper() and head not in self.imported \
+            if not type_name and self.names_a_type(head) \
                     and all(part[:1].isupper() for part in rest):
                 # a static or class-level call on a type, or a module: `Jsoup.parse(html)`,
                 # Elixir's `Shop.Repo.get(id)`

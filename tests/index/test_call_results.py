@@ -181,6 +181,51 @@ def test_overloads_that_return_one_type_tell_the_type(
     assert takes(edges, "Client.differ") == set()
 
 
+ASSIGNED = {
+    "python": {**{k: v for k, v in PYTHON.items() if k != "client.py"},
+               "client.py": "from shop import Shop\n\n\n"
+                            "def assigned(shop: Shop):\n    p = shop.pool()\n"
+                            "    return p.take()\n"},
+    "typescript": {**{k: v for k, v in TYPESCRIPT.items() if k != "src/client.ts"},
+                   "src/client.ts": """import { Shop, makeQueue } from './shop';
+export function assigned(shop: Shop) { const p = shop.pool(); const q = makeQueue();
+  return p.take() + q.take(); }
+"""},
+    "java": {**{k: v for k, v in JAVA.items() if k != "src/shop/Client.java"},
+             "src/shop/Client.java": """package shop;
+class Client {
+  int assigned(Shop shop) { var p = shop.pool(); return p.take(); }
+}
+"""},
+    "go": {**{k: v for k, v in GO.items() if k != "client.go"}, "client.go": """package shop
+
+func Assigned(s *Shop) int {
+	p := s.Pool()
+	return p.Take()
+}
+"""},
+    "rust": {"src/lib.rs": RUST["src/lib.rs"].replace(
+        "pub fn chained", "pub fn assigned(shop: &Shop) -> u8 { let p = shop.pool(); "
+        "let q = make_queue(); p.take() + q.take() }\npub fn chained")},
+}
+
+
+@pytest.mark.parametrize("language, caller, wanted", [
+    ("python", "assigned", {"Pool.take"}),
+    ("typescript", "assigned", {"Pool.take", "Queue.take"}),
+    ("java", "Client.assigned", {"Pool.take"}),
+    ("go", "Assigned", {"Pool.Take"}),
+    ("rust", "assigned", {"Pool.take", "Queue.take"}),
+])
+def test_a_variable_assigned_a_calls_result_has_its_return_type(
+        make_repo: Callable[[dict[str, str]], Path], language: str, caller: str,
+        wanted: set[str]) -> None:
+    """`p = shop.pool(); p.take()`: the variable's type is what the call returns."""
+    repo = make_repo(ASSIGNED[language])
+    run_index(repo)
+    assert takes(calls(repo), caller) == wanted
+
+
 def test_a_changed_return_type_re_resolves_the_calls_on_it_elsewhere(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """Only shop.py changes (`pool()` now returns a Queue); the chain in client.py must follow

@@ -144,6 +144,8 @@
 
 ; Receiver types (lang/receivers.py): what `x = new T()` and `this.x = new T()` construct.
 (variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @constructs)) @binding
+; `const p = shop.pool()`: the call it is @assigned from (its declared return type)
+(variable_declarator name: (identifier) @name value: (call_expression) @assigned) @binding
 (assignment_expression
   left: (member_expression object: (this) property: (property_identifier) @attribute)
   right: (new_expression constructor: (identifier) @constructs)) @binding

@@ -195,3 +195,6 @@
 (short_var_declaration left: (expression_list . (identifier) @name)
   right: (expression_list . (call_expression function: (identifier) @constructs.new))
   (#match? @constructs.new "^[Nn]ew[A-Z]")) @binding
+; `p := s.Pool()`: the method or package call it is @assigned from (its declared result)
+(short_var_declaration left: (expression_list . (identifier) @name)
+  right: (expression_list . (call_expression function: (selector_expression)) @assigned)) @binding

@@ -142,3 +142,8 @@
 (local_variable_declaration
   declarator: (variable_declarator name: (identifier) @name
     value: (object_creation_expression type: (type_identifier) @constructs))) @binding
+; `var p = shop.pool()`: the call it is @assigned from (its declared return type)
+((local_variable_declaration type: (type_identifier) @_var
+   declarator: (variable_declarator name: (identifier) @name value: (method_invocation) @assigned))
+ @binding
+ (#eq? @_var "var"))

@@ -37,6 +37,8 @@
 (typed_default_parameter name: (identifier) @name type: (type (identifier) @type)) @binding
 (assignment left: (identifier) @name type: (type (identifier) @type)) @binding
 (assignment left: (identifier) @name right: (call function: (identifier) @constructs)) @binding
+; `p = shop.pool()`: the method call it is @assigned from (its declared return type)
+(assignment left: (identifier) @name right: (call function: (attribute)) @assigned) @binding
 ((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @attribute)
              type: (type (identifier) @type)) @binding
  (#eq? @_self "self"))

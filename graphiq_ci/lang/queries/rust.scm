@@ -138,3 +138,6 @@
 (let_declaration pattern: (identifier) @name
   value: [(call_expression function: (scoped_identifier path: (identifier) @constructs))
           (struct_expression name: (type_identifier) @constructs)]) @binding
+; `let p = shop.pool()` / `make_queue()`: the call it is @assigned from (its return type)
+(let_declaration pattern: (identifier) @name
+  value: (call_expression function: [(field_expression) (identifier)]) @assigned) @binding
