@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 33
+SCHEMA_VERSION = 34
 
 #: FTS5 columns and their bm25() weights, in column order (GraphIQ's weighted columns).
 FTS_COLUMNS: tuple[tuple[str, float], ...] = (
