@@ -40,7 +40,6 @@ class Def(NamedTuple):
     line: int = 0
     arity: str = ""  # "2", "1+" (varargs), "" (not a callable, or not known)
     is_value: bool = False  # a variable or constant: what no qualified call names elsewhere
-    returns: str = ""  # the type a callable declares it returns (a call on its result: that's)
 
     def takes(self, arguments: int) -> bool:
         """Whether a call passing `arguments` can be this definition (unknown: it can)."""
@@ -129,7 +128,7 @@ class NameTable:
             self.qualified_of[sid] = qualified
             self.by_name[name].append(Def(sid, fid, qualified, kind in _NAMESPACE_KINDS,
                                           kind in _MEMBER_KINDS, line, arity,
-                                          kind in _VALUE_KINDS, returns))
+                                          kind in _VALUE_KINDS))
             if returns:
                 self.returns[sid] = returns
         self._fold_constructors()
@@ -197,20 +196,23 @@ class NameTable:
             order += frontier
         return order
 
-    def types_over(self, store: Store, file_ids: set[int],
-                   named: set[str] | None = None) -> set[str]:
-        """The types defined in `file_ids` (only those `named`, when given) and every type
-        that has one of them among its bases: a call through any of these may resolve
-        differently once those files change (a base class swapped, a member moved), so its
-        reference is resolved again. Read from the store before folding: a folded-away type
-        only adds references to resolve again."""
-        here = {q.rsplit(".", 1)[-1] for part in chunks(sorted(file_ids))
+    def types_over(self, store: Store, file_ids: set[int]) -> set[str]:
+        """The types defined in `file_ids` and every type that has one of them among its
+        bases: a call through any of these may resolve differently once those files change
+        (a base class swapped, a member moved), so its reference is resolved again."""
+        return self.with_derived(self.types_in(store, file_ids))
+
+    def types_in(self, store: Store, file_ids: set[int]) -> set[str]:
+        """The types defined in `file_ids`, by last name. Read from the store before
+        folding: a folded-away type only adds references to resolve again."""
+        return {q.rsplit(".", 1)[-1] for part in chunks(sorted(file_ids))
                 for (q,) in store.conn.execute(
                     f"SELECT qualified FROM symbols WHERE kind IN ({_NAMESPACE_KINDS_SQL}) AND "
                     f"file_id IN ({','.join('?' * len(part))})", part)}
-        if named is not None:
-            here &= named
-        return here | self._under(here)
+
+    def with_derived(self, types: set[str]) -> set[str]:
+        """`types` and the types that have one of them among their bases."""
+        return types | self._under(types)
 
     def _under(self, types: set[str]) -> set[str]:
         """The types with one of `types` within MAX_BASE_DEPTH levels of their bases (those

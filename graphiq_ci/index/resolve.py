@@ -316,9 +316,10 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                   for src in sources}
         # the references by these names, and the calls through these types (`receiver_type
         # != ''` is what lets SQLite use the partial index of typed calls, refs_receiver)
-        types = t.types_over(store, file_ids)
+        here = t.types_in(store, file_ids)
         for where, values in (("name IN", names),
-                              ("receiver_type != '' AND receiver_type IN", types)):
+                              ("receiver_type != '' AND receiver_type IN",
+                               t.with_derived(here))):
             for chunk in chunks(sorted(values)):
                 found |= set(conn.execute(
                     f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
@@ -326,7 +327,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         # a call on a call's result reaches a type through that call, not through its own
         # receiver: a member added or removed is in `names`, and a type whose bases changed
         # too (index/writer.py), so only those types' changes re-resolve chains through them
-        found |= on_call_results(store, names, t.types_over(store, file_ids, named=names))
+        found |= on_call_results(store, names, t.with_derived(here & names))
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources
@@ -410,9 +411,9 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
     """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
     types (`_member`) or the calls their receivers are (`_returned_type`; the types those
-    return: `_returned`), a bare call's enclosing names (`_inherited`), the subjects their
-    test functions are named after (`_naming_convention_tests`). A lookup added there must be
-    added here."""
+    return are loaded after these, `call_results.returned_types`), a bare call's enclosing
+    names (`_inherited`), the subjects their test functions are named after
+    (`ref_edges.naming_convention_tests`). A lookup added there must be added here."""
     names: set[str] = set()
     for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:

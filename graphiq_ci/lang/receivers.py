@@ -13,7 +13,7 @@ the file itself says what `obj` is:
     a constructor call itself    `Client().send()`, `new Client(x).send()`,
                                  `Client::new().send()`: a capitalised name called
     self.attr / recv.attr        an attribute or field annotated or constructed in its class
-    another call                 `doc.select(q).remove()`: that call (`call_result`), whose
+    another call                 `doc.select(q).remove()`: that call (`CallResult`), whose
                                  target's declared return type resolution reads
 
 The queries supply the facts as `@binding` matches (`@name` or `@attribute` for the variable,
@@ -35,7 +35,7 @@ from graphiq_ci.model import TYPE_KINDS, Kind
 SELF_NAMES = frozenset({"self", "this", "cls", "$this", "Self"})
 DATA_KINDS = frozenset({Kind.FIELD, Kind.CONSTANT, Kind.VARIABLE})
 MAX_RECEIVER_CHARS = 80
-#: how a receiver type that is a call's result starts (`call_result`)
+#: how a receiver type that is a call's result starts (`CallResult.encoded`)
 CALL_RESULT = "()"
 
 
