@@ -1,7 +1,7 @@
 """A full index (or a warm `context`) by this checkout's code against an earlier commit's, run by
 run, same machine.
 
-    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5] [--context | --refresh]
+    python benchmarks/bench_index_ab.py REV [REPO] [--runs 5] [--context | --refresh [median]]
 
 On a shared VM the speed of the machine drifts between runs by more than most changes to the
 indexer are worth, and CodeGraph's time drifts with it (bench_index.py). Alternating the two
@@ -14,7 +14,8 @@ pinned commit, as bench_index.py), `graphiq-ci index --full` after deleting `.gr
 call per task of bench_search.py's CONTEXT_TASKS (Markdown, process start included), the two
 versions alternating call by call. `--refresh`: each run edits REPO's largest source file (a
 comment appended) and times `graphiq-ci index`, the refresh that costs most, then puts the file
-back and indexes again, untimed.
+back and indexes again, untimed; `--refresh median` edits the mid-sized file bench_index.py's
+one-file row edits instead.
 """
 
 from __future__ import annotations
@@ -72,10 +73,10 @@ def refresh(copy: Path, code: Path) -> Run:
                                str(copy)], env=_env(code)), "graphiq-ci index")
 
 
-def largest_file_refresh(copy: Path, code: Path, i: int) -> Run:
-    """The index brought up to date after an edit of the largest source file, which is then
-    put back (and indexed again, untimed)."""
-    big = pick_source_file(copy, largest=True)
+def one_file_refresh(copy: Path, code: Path, i: int, largest: bool) -> Run:
+    """The index brought up to date after an edit of the largest source file (else the
+    mid-sized one), which is then put back (and indexed again, untimed)."""
+    big = pick_source_file(copy, largest=largest)
     before = big.read_bytes()
     append_comment(big, i)
     try:
@@ -95,8 +96,9 @@ def main() -> int:
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--context", action="store_true",
                       help="time warm `context` calls instead of full builds")
-    mode.add_argument("--refresh", action="store_true",
-                      help="time the refresh after an edit of the largest source file")
+    mode.add_argument("--refresh", nargs="?", const="largest", choices=("largest", "median"),
+                      help="time the refresh after an edit of the largest source file (or "
+                           "of the mid-sized one)")
     args = ap.parse_args()
     repo = (args.repo or C.default_checkout()).resolve()
     base = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", args.rev],
@@ -135,7 +137,8 @@ def main() -> int:
                                        for task in CONTEXT_TASKS]
                 elif args.refresh:
                     walls[version].append(
-                        largest_file_refresh(copies[version], code[version], i).wall_s)
+                        one_file_refresh(copies[version], code[version], i,
+                                         args.refresh == "largest").wall_s)
                 else:
                     walls[version].append(full_index(copies[version], code[version]).wall_s)
             print(f"run {i + 1}/{args.runs}: old {walls['old'][-1]:.2f}s, "
@@ -146,7 +149,7 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     old, new = C.median(walls["old"]), C.median(walls["new"])
     what = (f"Warm `context` ({len(CONTEXT_TASKS)} tasks a run)" if args.context
-            else "Refresh after an edit of the largest source file" if args.refresh
+            else f"Refresh after an edit of the {args.refresh} source file" if args.refresh
             else "Full index")
     print(f"{what}, alternating: graphiq-ci {git_describe()} (new) against "
           f"{base.stdout.strip()} (old); {repo}; {args.runs} runs each; {C.hardware_note()}.\n")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from graphiq_ci.index import run_index
+from graphiq_ci.index import call_results, run_index
 from tests.index.test_receivers import calls
 
 JAVA = {
@@ -226,6 +226,16 @@ def test_a_variable_assigned_a_calls_result_has_its_return_type(
     assert takes(calls(repo), caller) == wanted
 
 
+@pytest.fixture(params=["names picked in SQL", "every chain read"])
+def chain_selection(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An incremental run picks the chains to resolve again by a substring test in SQLite
+    while its names are few, and reads every chain when they are many: both must pick the
+    chains a full index resolves differently."""
+    if request.param == "every chain read":
+        monkeypatch.setattr(call_results, "SQL_TERMS", 0)
+
+
+@pytest.mark.usefixtures("chain_selection")
 def test_a_changed_return_type_re_resolves_the_calls_on_it_elsewhere(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """Only shop.py changes (`pool()` now returns a Queue); the chain in client.py must follow
@@ -242,6 +252,7 @@ def test_a_changed_return_type_re_resolves_the_calls_on_it_elsewhere(
     assert calls(repo) == incremental
 
 
+@pytest.mark.usefixtures("chain_selection")
 def test_a_changed_base_of_a_returned_type_re_resolves_the_calls_on_it(
         make_repo: Callable[[dict[str, str]], Path]) -> None:
     """`make().send()`: `make` returns Retrying, whose base decides which `send` runs. Only the
