@@ -214,6 +214,15 @@ def _returned_type(t: NameTable, table: ImportTable, file_id: int, receiver: str
     it, and it alone (`_one_type`); else the type the call's text names (`Client(a)`), or
     none, as before calls were followed: a return type of `int`, `List<Foo>` or a type
     parameter `T` tells nothing."""
+    key = (file_id, receiver, scope)
+    if key not in table.returned:
+        table.returned[key] = _call_result_type(t, table, file_id, receiver, scope)
+    return table.returned[key]
+
+
+def _call_result_type(t: NameTable, table: ImportTable, file_id: int, receiver: str,
+                      scope: str) -> str:
+    """`_returned_type`, worked out."""
     call = call_parts(receiver)
     assert call is not None
     dst = _resolve_name(t, table, file_id, call.name, scope, call.receiver_type, call.bare,
@@ -368,6 +377,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                 # so the answers kept are one file's (not a million symbols' at once).
                 if file_id != answered_in:
                     answers, answered_in = {}, file_id
+                    imports.returned.clear()
                 # a call's or a type's alias is the module it goes through: `tea.Model`
                 namespace = alias if call or edge is EdgeKind.REFERENCES else ""
                 question = (name, scope, receiver_type, bare, args, namespace, call)
