@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import graphiq_ci.index.history as history
 from graphiq_ci.index import run_index
 from graphiq_ci.store import open_store
@@ -409,6 +411,35 @@ def test_a_changed_base_class_re_resolves_calls_through_it_elsewhere(
     run_index(repo)
     incremental = _edges(repo)
     assert ("call", "Fancy.send", "calls") in incremental
+    run_index(repo, full=True)
+    assert incremental == _edges(repo)
+
+
+@pytest.mark.parametrize("edit", ["a method added", "a method removed"])
+def test_a_changed_member_re_resolves_calls_through_its_type_and_the_types_below(
+        make_repo: Callable[..., Path], edit: str) -> None:
+    """`s.put()` through Store, and through Cache (a subclass in a third file), in a file
+    no edit touches: adding or removing `Store.put` changes only store.py, whose types an
+    incremental run re-resolves calls through only when their members or bases changed.
+    The member's name reaches both calls, as a full index finds them."""
+    with_put = ("class Store:\n    def get(self, k):\n        return k\n\n"
+                "    def put(self, k):\n        return k\n")
+    without = "class Store:\n    def get(self, k):\n        return k\n"
+    repo = make_repo({
+        "store.py": without if edit == "a method added" else with_put,
+        "cache.py": "from store import Store\n\n\nclass Cache(Store):\n    pass\n",
+        "client.py": "from store import Store\nfrom cache import Cache\n\n\n"
+                     "def direct():\n    s = Store()\n    return s.put(1)\n\n\n"
+                     "def derived():\n    c = Cache()\n    return c.put(2)\n",
+    })
+    run_index(repo)
+    calls = {("direct", "Store.put", "calls"), ("derived", "Store.put", "calls")}
+    assert bool(calls & _edges(repo)) == (edit == "a method removed")
+    (repo / "store.py").write_text(with_put if edit == "a method added" else without)
+    run_index(repo)
+    incremental = _edges(repo)
+    assert (calls <= incremental) == (edit == "a method added")
+    assert not calls & incremental or edit == "a method added"
     run_index(repo, full=True)
     assert incremental == _edges(repo)
 
