@@ -19,8 +19,9 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 
 from graphiq_ci.index.bindings import FileImports, ImportTable
-from graphiq_ci.index.call_results import chain, on_call_results, returned_types
+from graphiq_ci.index.call_results import chain, returned_types
 from graphiq_ci.index.names import Def, NameTable
+from graphiq_ci.index.redo import sources_to_redo
 from graphiq_ci.index.ref_edges import (
     TEST_NAME,
     is_test_to_subject,
@@ -311,38 +312,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
         batches = _in_batches(conn, select)
     else:
         t = NameTable.load_files(store)
-        partial = partial or {}
-        whole = file_ids - partial.keys()
-        in_files = f"file_id IN ({','.join(map(str, whole)) or 'NULL'})"
-        # (source, its file) of each reference to resolve again
-        found = set(conn.execute(
-            f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE {in_files}"))
-        # every symbol of the files, and the files' own: a re-parse kept their ids and edges,
-        # also of those whose references are gone now
-        found |= {(-f, f) for f in whole} | set(conn.execute(
-            f"SELECT id, file_id FROM symbols WHERE kind != 'file' AND {in_files}"))
-        found |= {(src, f) for f, sources in partial.items() if f in file_ids
-                  for src in sources}
-        # the references by these names, and the calls through the files' types whose own
-        # name is among them (one added, or whose bases changed: index/writer.py) and the
-        # types below those (`receiver_type != ''` lets SQLite use the partial index of typed
-        # calls, refs_receiver). A type whose members came, went or changed their arity put
-        # those members' names in `names`, which reach its calls by name; re-parsing a file
-        # whose types read as before re-resolves no call through them (an edit of
-        # sqlalchemy's compiler.py re-resolved ~2k calls through its 20 classes' hundreds of
-        # dialect subclasses)
-        here = t.types_in(store, file_ids) & names
-        for where, values in (("name IN", names),
-                              ("receiver_type != '' AND receiver_type IN",
-                               t.with_derived(here))):
-            for chunk in chunks(sorted(values)):
-                found |= set(conn.execute(
-                    f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE "
-                    f"{where} ({','.join('?' * len(chunk))})", chunk))
-        # a call on a call's result reaches a type through that call, not through its own
-        # receiver: a member added or removed is in `names`, and a type whose bases changed
-        # too (index/writer.py), so only those types' changes re-resolve chains through them
-        found |= on_call_results(store, names, t.with_derived(here))
+        found = sources_to_redo(store, t, file_ids, names, partial or {})
         srcs = {src for src, _ in found}
         # a source's references are all in its file: read those files' (by the refs_file
         # index) rather than scan every reference for the sources

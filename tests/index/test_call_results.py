@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from graphiq_ci.index import call_results, run_index
+from graphiq_ci.index import redo, run_index
 from tests.index.test_receivers import calls
 
 JAVA = {
@@ -232,7 +232,7 @@ def chain_selection(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     while its names are few, and reads every chain when they are many: both must pick the
     chains a full index resolves differently."""
     if request.param == "every chain read":
-        monkeypatch.setattr(call_results, "SQL_TERMS", 0)
+        monkeypatch.setattr(redo, "SQL_TERMS", 0)
 
 
 @pytest.mark.usefixtures("chain_selection")
