@@ -395,15 +395,18 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
 
 
 def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
-    """Every name resolving `rows` looks up in `t.by_name`: their names, their receivers'
-    types (`_member`) or the calls their receivers are (`_returned_type`; the types those
-    return are loaded after these, `call_results.returned_types`), a bare call's enclosing
-    names (`_inherited`), the subjects their test functions are named after
+    """Every name resolving `rows` looks up in `t.by_name`: their names, the imported name a
+    call or type goes through (`util.merge()`, `QueryParser.parse()`: `_member` on it), their
+    receivers' types (`_member`) or the calls their receivers are (`_returned_type`; the
+    types those return are loaded after these, `call_results.returned_types`), a bare call's
+    enclosing names (`_inherited`), the subjects their test functions are named after
     (`ref_edges.naming_convention_tests`). A lookup added there must be added here."""
     names: set[str] = set()
-    for _rowid, _file, src, name, kind, _alias, receiver_type, _dst, bare, _args in rows:
+    for _rowid, _file, src, name, kind, alias, receiver_type, _dst, bare, _args in rows:
         if kind != EdgeKind.IMPORTS.value:
             names.add(name)
+            if alias:
+                names.update(alias.split(","))
         for call, type_name in chain(receiver_type):
             if call:  # a call's result: that call's name, the namespace it goes through
                 names.update((call, type_name) if type_name else (call,))
