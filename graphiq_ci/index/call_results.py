@@ -29,10 +29,15 @@ def chain(receiver_type: str) -> Iterator[tuple[str, str]]:
 
 
 def returned_types(t: NameTable, receiver_types: Iterable[str]) -> set[str]:
-    """The types the calls in these receivers declare they return, once their definitions
-    are loaded: what resolution looks up on the result (resolve.py `_member`)."""
+    """The types the calls in these receivers declare they return, and their bases, once
+    their definitions are loaded: what resolution looks up on the result (resolve.py
+    `_member`) and checks is one type (`_one_type`, bases too). Left out, a base an
+    incremental run had not loaded let it accept a return type a full index rejects (axum's
+    RequestBuilder, whose base `IntoFuture` the repository also names)."""
     types: set[str] = set()
     for receiver_type in receiver_types:
         for name, _ in chain(receiver_type):
-            types.update(t.returns[d.id] for d in t.by_name.get(name, ()) if d.id in t.returns)
+            for d in t.by_name.get(name, ()):
+                if d.id in t.returns:
+                    types.update(t.type_and_bases(t.returns[d.id]))
     return types

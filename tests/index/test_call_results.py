@@ -274,3 +274,31 @@ def test_a_changed_base_of_a_returned_type_re_resolves_the_calls_on_it(
     assert ("call", "Fancy.send") in incremental and ("call", "Plain.send") not in incremental
     run_index(repo, full=True)
     assert calls(repo) == incremental
+
+
+def test_an_incremental_run_rejects_a_return_type_with_an_ambiguous_base_as_a_full_index_does(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """`make()` returns Retrying, whose base `Base` two files define: which type the call's
+    result is stays unknown, and `send` (two of them) unresolved. An incremental run that
+    resolves client.py again (a new import) loads only the names its references look up; it
+    must load the returned type's bases too, or it takes Retrying for certain (axum's
+    RequestBuilder, whose base the repository also names, c9a911b799)."""
+    repo = make_repo({
+        "base_a.py": "class Base:\n    pass\n",
+        "base_b.py": "class Base:\n    pass\n",
+        "transport.py": "from base_a import Base\n\n\nclass Retrying(Base):\n"
+                        "    def send(self):\n        return 1\n\n\n"
+                        "class Other:\n    def send(self):\n        return 2\n",
+        "factory.py": "from transport import Retrying\n\n\n"
+                      "def make() -> Retrying:\n    return Retrying()\n",
+        "client.py": "from factory import make\n\n\ndef call():\n    return make().send()\n",
+    })
+    run_index(repo)
+    assert ("call", "Retrying.send") not in calls(repo)
+    client = repo / "client.py"
+    client.write_text("import os\n" + client.read_text())
+    run_index(repo)
+    incremental = calls(repo)
+    assert ("call", "Retrying.send") not in incremental
+    run_index(repo, full=True)
+    assert calls(repo) == incremental
