@@ -19,7 +19,6 @@ edges.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -31,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C  # noqa: E402
 from bench_quality import git_describe  # noqa: E402
-from bench_resolution import split_repos  # noqa: E402
+from bench_resolution import index, split_repos  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 SYMMETRIC = ("shares_",)
@@ -58,14 +57,6 @@ def facts(db: Path) -> tuple[Counter[tuple[str, ...]], Counter[tuple[str, ...]]]
     return refs, edges
 
 
-def index(clone: Path, full: bool) -> Path:
-    subprocess.run([sys.executable, "-P", "-m", "graphiq_ci", "index", "--repo", str(clone),
-                    *(["--full"] if full else [])],
-                   env={**os.environ, "PYTHONPATH": str(PROJECT)}, check=True,
-                   capture_output=True)
-    return clone / ".graphiq" / "graphiq.db"
-
-
 def git(clone: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(clone), *args], capture_output=True, text=True,
                           check=True).stdout
@@ -79,23 +70,29 @@ def replay(repo: str, commits: int, show: int, tmp: Path) -> tuple[int, int, int
     history = git(clone, "rev-list", "--first-parent", f"-{commits + 1}",
                   C.pinned_head(repo)).split()[::-1]
     git(clone, "checkout", "-q", "--detach", history[0])
-    index(clone, full=True)
+    index(clone, PROJECT)
     refs_differ = edges_differ = 0
     for commit in history[1:]:
         git(clone, "checkout", "-q", "--detach", commit)
-        incremental = facts(index(clone, full=False))
-        full = facts(index(clone, full=True))
+        incremental = facts(index(clone, PROJECT, fresh=False))
+        full = facts(index(clone, PROJECT))
         if incremental == full:
             continue
         refs_differ += incremental[0] != full[0]
         edges_differ += incremental[1] != full[1]
-        print(f"{repo} {commit[:10]}: differs", file=sys.stderr)
+        print(f"{repo} {commit[:10]}: {_count(incremental[0], full[0])} references and "
+              f"{_count(incremental[1], full[1])} edges differ", file=sys.stderr)
         for label, ours, theirs in (("reference", incremental[0], full[0]),
                                     ("edge", incremental[1], full[1])):
             for fact in list((ours - theirs) + (theirs - ours))[:show]:
                 side = "incremental only" if ours[fact] > theirs[fact] else "full only"
                 print(f"  {label}, {side}: {fact}", file=sys.stderr)
     return len(history) - 1, refs_differ, edges_differ
+
+
+def _count(ours: Counter[tuple[str, ...]], theirs: Counter[tuple[str, ...]]) -> int:
+    """Facts one index holds and the other does not, each side counted."""
+    return sum(((ours - theirs) + (theirs - ours)).values())
 
 
 def main() -> int:

@@ -76,13 +76,13 @@ def refresh(copy: Path, code: Path) -> Run:
 def one_file_refresh(copy: Path, code: Path, i: int, largest: bool) -> Run:
     """The index brought up to date after an edit of the largest source file (else the
     mid-sized one), which is then put back (and indexed again, untimed)."""
-    big = pick_source_file(copy, largest=largest)
-    before = big.read_bytes()
-    append_comment(big, i)
+    edited = pick_source_file(copy, largest=largest)
+    before = edited.read_bytes()
+    append_comment(edited, i)
     try:
         return refresh(copy, code)
     finally:
-        big.write_bytes(before)
+        edited.write_bytes(before)
         refresh(copy, code)
 
 

@@ -54,8 +54,11 @@ def targets(db: Path) -> dict[Key, str]:
             if seen[(path, src, line, name)] == 1}
 
 
-def index(copy: Path, code: Path) -> Path:
-    shutil.rmtree(copy / ".graphiq", ignore_errors=True)
+def index(copy: Path, code: Path, fresh: bool = True) -> Path:
+    """`graphiq-ci index` of `copy` by the package in `code`: from scratch (`fresh`), else
+    the incremental refresh the hook and every query run."""
+    if fresh:
+        shutil.rmtree(copy / ".graphiq", ignore_errors=True)
     subprocess.run([sys.executable, "-P", "-m", "graphiq_ci", "index", "--repo", str(copy)],
                    env={**os.environ, "PYTHONPATH": str(code)}, check=True,
                    capture_output=True)

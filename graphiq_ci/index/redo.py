@@ -27,7 +27,6 @@ def sources_to_redo(store: Store, t: NameTable, file_ids: set[int], names: set[s
     conn = store.conn
     whole = file_ids - partial.keys()
     in_files = f"file_id IN ({','.join(map(str, whole)) or 'NULL'})"
-    # (source, its file) of each reference to resolve again
     found = set(conn.execute(
         f"SELECT DISTINCT coalesce(src_id, -file_id), file_id FROM refs WHERE {in_files}"))
     # every symbol of the files, and the files' own: a re-parse kept their ids and edges,
