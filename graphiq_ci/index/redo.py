@@ -4,20 +4,26 @@ A re-parse keeps the ids, rows and resolved targets of whatever reads as before
 (index/writer.py) and reports what did not: the files written, the sources whose references
 changed (`partial`), and `names`: every definition that came, went or changed its arity or
 return type, and every type whose bases changed. From those alone this says which sources'
-references may now resolve differently; index/resolve.py resolves exactly these, and the
-result equals a full resolution (the incremental-equals-full tests).
+references may now resolve differently (`sources_to_redo`), and `looked_up` which names
+resolving them reads, so only those definitions are loaded; index/resolve.py resolves exactly
+these, and the result equals a full resolution (the incremental-equals-full tests).
 """
 
 from __future__ import annotations
 
 from graphiq_ci.index.call_results import chain
 from graphiq_ci.index.names import NameTable
+from graphiq_ci.index.ref_edges import TEST_NAME, test_sources
 from graphiq_ci.lang.receivers import CALL_RESULT
+from graphiq_ci.model import EdgeKind
 from graphiq_ci.store import Store, chunks
 
 #: up to this many names and types, SQLite picks the chains that mention one (a substring
 #: test each); more, as a full run's edits bring, and every chain is read
 SQL_TERMS = 64
+#: a stored reference as resolve.py reads it: rowid, file, source (a file's own: the negated
+#: file id), name, kind, alias, receiver type, target, bare, arguments
+Row = tuple[int, int, int, str, str, str, str, int | None, int, int]
 
 
 def sources_to_redo(store: Store, t: NameTable, file_ids: set[int], names: set[str],
@@ -82,3 +88,31 @@ def on_call_results(store: Store, names: set[str], types: set[str]) -> set[tuple
     return {(src, file_id) for src, file_id, receiver in conn.execute(select, params)
             if any(call in wanted if call else through in types
                    for call, through in chain(receiver))}
+
+
+def looked_up(t: NameTable, rows: list[Row]) -> set[str]:
+    """Every name resolving `rows` looks up in `t.by_name`: their names, the imported name a
+    call or type goes through (`util.merge()`, `QueryParser.parse()`: `_member` on it), their
+    receivers' types (`_member`) or the calls their receivers are (`_returned_type`; the
+    types those return are loaded after these, `call_results.returned_types`), a bare call's
+    enclosing names (`_inherited`), the subjects their test functions are named after
+    (`ref_edges.naming_convention_tests`). A lookup added there must be added here."""
+    names: set[str] = set()
+    for _rowid, _file, src, name, kind, alias, receiver_type, _dst, bare, _args in rows:
+        if kind != EdgeKind.IMPORTS.value:
+            names.add(name)
+            if alias:
+                names.update(alias.split(","))
+        for call, type_name in chain(receiver_type):
+            if call:  # a call's result: that call's name, the namespace it goes through
+                names.update((call, type_name) if type_name else (call,))
+            elif type_name:  # a type by its last name, a module (`Shop.Repo`) by its whole one
+                names.update((type_name, type_name.rsplit(".", 1)[-1]))
+        if bare or receiver_type.startswith(CALL_RESULT):
+            # the enclosing types a bare call (in the chain, too) may inherit from
+            names.update(t.qualified_of.get(src, "").split("."))
+    for sid in test_sources(t, rows):
+        m = TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
+        if m:
+            names |= {m.group(1), m.group(1).lstrip("_")}
+    return names

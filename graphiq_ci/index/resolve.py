@@ -19,15 +19,13 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 
 from graphiq_ci.index.bindings import FileImports, ImportTable
-from graphiq_ci.index.call_results import chain, returned_types
+from graphiq_ci.index.call_results import returned_types
 from graphiq_ci.index.names import Def, NameTable
-from graphiq_ci.index.redo import sources_to_redo
+from graphiq_ci.index.redo import Row, looked_up, sources_to_redo
 from graphiq_ci.index.ref_edges import (
-    TEST_NAME,
     is_test_to_subject,
     naming_convention_tests,
     replace_edges,
-    test_sources,
 )
 from graphiq_ci.lang.receivers import CALL_RESULT, CallResult, call_parts
 from graphiq_ci.model import EDGE_WEIGHTS, EdgeKind
@@ -48,9 +46,6 @@ decode match search test exec log error warn info debug
 """.split())
 #: a stored kind → its EdgeKind, a dict lookup per reference instead of an Enum call
 _EDGE_KINDS = {k.value: k for k in EdgeKind}
-#: a reference as resolution reads it: rowid, file, source (-file for file level), name, kind,
-#: alias, receiver type, resolved target, bare, argument count
-_Row = tuple[int, int, int, str, str, str, str, int | None, int, int]
 
 
 def _pick(defs: list[Def], scope: str) -> Def | None:
@@ -304,7 +299,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
     conn = store.conn
     select = ("SELECT rowid, file_id, coalesce(src_id, -file_id), name, kind, alias, "
               "receiver_type, dst_id, bare, arity FROM refs")
-    batches: Iterable[list[_Row]]
+    batches: Iterable[list[Row]]
     if file_ids is None:
         t = NameTable.load(store, pairs)
         srcs = None
@@ -321,7 +316,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
                     f"{select} WHERE file_id IN ({','.join('?' * len(part))})", part)
                 if row[2] in srcs]
         t.add_symbols_of(store, {r[1] for r in rows})
-        t.add_names(store, _looked_up(t, rows), pairs)
+        t.add_names(store, looked_up(t, rows), pairs)
         t.add_names(store, returned_types(t, (row[6] for row in rows)), pairs)
         involved_files = {r[1] for r in rows}
         batches = [rows]
@@ -383,7 +378,7 @@ def resolve(store: Store, file_ids: set[int] | None, names: set[str],
 _BATCH = 1 << 16
 
 
-def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
+def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[Row]]:
     """Every reference, a batch at a time in rowid order: holding all of them at once was
     half of a full index's peak memory (2.3 GiB at 1M symbols, issue #14). Each batch is
     its own query, so the batch's results can be written back before the next is read."""
@@ -393,30 +388,3 @@ def _in_batches(conn: sqlite3.Connection, select: str) -> Iterator[list[_Row]]:
         yield rows
         last = rows[-1][0]
 
-
-def _looked_up(t: NameTable, rows: list[_Row]) -> set[str]:
-    """Every name resolving `rows` looks up in `t.by_name`: their names, the imported name a
-    call or type goes through (`util.merge()`, `QueryParser.parse()`: `_member` on it), their
-    receivers' types (`_member`) or the calls their receivers are (`_returned_type`; the
-    types those return are loaded after these, `call_results.returned_types`), a bare call's
-    enclosing names (`_inherited`), the subjects their test functions are named after
-    (`ref_edges.naming_convention_tests`). A lookup added there must be added here."""
-    names: set[str] = set()
-    for _rowid, _file, src, name, kind, alias, receiver_type, _dst, bare, _args in rows:
-        if kind != EdgeKind.IMPORTS.value:
-            names.add(name)
-            if alias:
-                names.update(alias.split(","))
-        for call, type_name in chain(receiver_type):
-            if call:  # a call's result: that call's name, the namespace it goes through
-                names.update((call, type_name) if type_name else (call,))
-            elif type_name:  # a type by its last name, a module (`Shop.Repo`) by its whole one
-                names.update((type_name, type_name.rsplit(".", 1)[-1]))
-        if bare or receiver_type.startswith(CALL_RESULT):
-            # the enclosing types a bare call (in the chain, too) may inherit from
-            names.update(t.qualified_of.get(src, "").split("."))
-    for sid in test_sources(t, rows):
-        m = TEST_NAME.match(t.qualified_of[sid].rsplit(".", 1)[-1])
-        if m:
-            names |= {m.group(1), m.group(1).lstrip("_")}
-    return names

@@ -31,8 +31,9 @@ from graphiq_ci.search.graph import (
     name_terms_of,
 )
 from graphiq_ci.search.graph_files import set_aside, write_whole
-from graphiq_ci.search.graph_overlay import Delta, Plan, overlaid
+from graphiq_ci.search.graph_overlay import Delta, overlaid
 from graphiq_ci.search.graph_views import Adjacency, Edge, TermSets, edge_lists
+from graphiq_ci.search.overlay_columns import Plan
 from graphiq_ci.store import Store
 from graphiq_ci.store.graph_log import touched_since
 

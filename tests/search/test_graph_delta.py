@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from graphiq_ci.index import run_index
-from graphiq_ci.search import graph_delta, graph_overlay, load_graph
+from graphiq_ci.search import graph_delta, load_graph, overlay_columns
 from graphiq_ci.search.graph import GraphIndex, build
 from graphiq_ci.search.graph_cache import CACHE_NAME
 from graphiq_ci.search.graph_files import DELTA_NAME
@@ -64,9 +64,9 @@ def _assert_item_by_item(g: GraphIndex, want: dict[str, object]) -> None:
 def test_a_column_read_past_its_share_item_by_item_is_made_one_list(
         make_repo: Callable[[dict[str, str]], Path], phase_log: Path, never_compact: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A scan of every symbol makes a column one list after `_FLAT_AFTER` reads (here 0:
+    """A scan of every symbol makes a column one list after `FLAT_AFTER` reads (here 0:
     at the first); it reads the same."""
-    monkeypatch.setattr(graph_overlay, "_FLAT_AFTER", 0)
+    monkeypatch.setattr(overlay_columns, "FLAT_AFTER", 0)
     repo = make_repo(FILES)
     _refresh(repo, phase_log)
     (repo / "pkg/extra.py").write_text(EXTRA)
