@@ -26,6 +26,21 @@ def as_text(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_QUOTED = re.compile(r'[\x00-\x1f\x7f"\\]')
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def one_line(path: str) -> str:
+    """`path` for a line of plain output (`path:line`, one path per line): as it is, unless it
+    holds a control character (anyone who can push can name a file `a\\nb.py`); then in double
+    quotes with C escapes, as git quotes such names."""
+    if not _CONTROL.search(path):
+        return path
+    return '"' + _QUOTED.sub(lambda m: _ESCAPES.get(m.group(), f"\\{ord(m.group()):03o}"),
+                             path) + '"'
+
+
 #: SwiftPM keeps tests in `Tests/<Module>Tests/…Tests.swift`, .NET often in `Tests/`
 _TEST = re.compile(
     r"(^|/)(tests?|Tests|__tests__|specs?|testing|__mocks__|fixtures?)/"

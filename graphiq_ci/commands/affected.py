@@ -28,11 +28,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 def _run(a: argparse.Namespace) -> int:
     from graphiq_ci.context.affected import affected as find_affected
     from graphiq_ci.context.workspace import Workspace
+    from graphiq_ci.paths import one_line
     from graphiq_ci.render.affected import (
         AFFECTED_FORMATS,
         affected_json,
         affected_text,
         pytest_args,
+        unpassable,
     )
 
     def run() -> str:
@@ -48,6 +50,10 @@ def _run(a: argparse.Namespace) -> int:
             found = find_affected(ws, a.base, paths, a.everything)
         for note in found.notes:
             echo(f"graphiq-ci: {note}", err=True)
+        if a.fmt == "pytest":
+            for path in unpassable(found):
+                echo(f"graphiq-ci: left out of the pytest arguments, its name holds a control "
+                     f"character: {one_line(path)}", err=True)
         render = {"text": affected_text, "json": affected_json, "pytest": pytest_args}[a.fmt]
         return render(found)
 

@@ -11,9 +11,11 @@ if TYPE_CHECKING:
 
 
 def _explain_lines(result: SearchResult) -> list[str]:
+    from graphiq_ci.paths import one_line
+
     lines = []
     for n, hit in enumerate(result.hits, 1):
-        lines.append(f"{n:>2}. {hit.qualified}  [{hit.kind}]  {hit.path}:{hit.line}  "
+        lines.append(f"{n:>2}. {hit.qualified}  [{hit.kind}]  {one_line(hit.path)}:{hit.line}  "
                      f"score {hit.score:.3f}")
         if hit.features:
             add = ", ".join(f"{k} +{v:.3f}" for k, v in hit.features.items()
@@ -42,6 +44,7 @@ def _search(a: argparse.Namespace) -> int:
     """Exit codes as `context`'s: 0 found, 1 nothing found, 2 bad input; 1 and 2 say why in
     one line on stderr (an empty query, or no hit, used to exit 1 without a word)."""
     from graphiq_ci.errors import GraphiqError
+    from graphiq_ci.paths import one_line
     from graphiq_ci.search import search
 
     def run() -> SearchResult:
@@ -67,7 +70,7 @@ def _search(a: argparse.Namespace) -> int:
         echo("\n".join(_explain_lines(result)))
     else:
         for hit in result.hits:
-            echo(f"{hit.path}:{hit.line}  {hit.qualified}  [{hit.kind}]")
+            echo(f"{one_line(hit.path)}:{hit.line}  {hit.qualified}  [{hit.kind}]")
     if not result.hits:
         words = " ".join(result.query.terms) or "(no searchable words in the query)"
         echo(f"graphiq-ci: nothing found for: {words}", err=True)

@@ -6,6 +6,7 @@ import json
 
 from graphiq_ci.context.affected import Affected, AffectedFile
 from graphiq_ci.context.relations import named_after_phrase
+from graphiq_ci.paths import one_line
 
 AFFECTED_FORMATS = ("text", "json", "pytest")
 #: the weaker files the text names before "…"
@@ -20,13 +21,13 @@ def affected_text(found: Affected) -> str:
         return f"No test reaches what changed{against}.\n"
     lines = [f"{len(found.files)} test files reach the change{against}:"]
     for f in found.files:
-        lines.append(f"- `{f.path}` ({_why(f)})")
+        lines.append(f"- `{one_line(f.path)}` ({_why(f)})")
         lines += [f"  - `{t.case_id or t.place.qualified}`: "
                   + " → ".join(f"`{v}`" for v in t.via) for t in f.cases]
     if found.weaker:
         lines.append(f"{len(found.weaker)} more with weaker evidence (`--all`, or "
                      "`everything` over MCP, lists them): "
-                     + ", ".join(f"`{f.path}`" for f in found.weaker[:MAX_WEAKER_NAMED])
+                     + ", ".join(f"`{one_line(f.path)}`" for f in found.weaker[:MAX_WEAKER_NAMED])
                      + (", …" if len(found.weaker) > MAX_WEAKER_NAMED else ""))
     return "\n".join(lines) + "\n"
 
@@ -65,9 +66,18 @@ def affected_json(found: Affected) -> str:
 
 def pytest_args(found: Affected) -> str:
     """One argument per line: a file's test ids, or the file itself when it was changed or
-    holds no selectable test (a helper reached the change). Nothing when nothing is reached."""
+    holds no selectable test (a helper reached the change). Nothing when nothing is reached.
+    A file at the top whose name starts with `-` is given as `./-…`, or pytest would read an
+    option; a file whose name holds a line break cannot be one line: `unpassable` names it."""
     args: list[str] = []
     for f in found.files:
+        if f.path in unpassable(found):
+            continue
         ids = [t.case_id for t in f.cases if t.case_id]
         args += [f.path] if f.changed or not ids else ids
-    return "".join(f"{a}\n" for a in dict.fromkeys(args))
+    return "".join(f"./{a}\n" if a.startswith("-") else f"{a}\n" for a in dict.fromkeys(args))
+
+
+def unpassable(found: Affected) -> list[str]:
+    """The listed test files `pytest_args` leaves out: a control character in the name."""
+    return [f.path for f in found.files if one_line(f.path) != f.path]

@@ -96,6 +96,31 @@ def test_pytest_runs_exactly_the_affected_tests(shop: Repo) -> None:
     assert ran == sorted(selected) and "2 passed" in run.stdout, run.stdout
 
 
+def test_hostile_file_names_stay_one_argument_each(shop: Repo) -> None:
+    """A test file whose name holds a line break cannot be a line of pytest arguments: it is
+    left out, and said; one whose name starts with `-` is passed as `./-…`, which pytest does
+    not read as an option. Plain `search` prints the first quoted, on one line."""
+    body = 'from billing import charge\n\n\ndef test_{}():\n    assert charge(5)["amount"] == 5\n'
+    shop.commit("odd names", {"-charge_test.py": body.format("dash"),
+                              "tests/test_odd\nname.py": body.format("odd")})
+    out = affected(shop, "--all", "--format", "pytest")
+    assert out.returncode == 0, out.stderr
+    args = out.stdout.splitlines()
+    assert "./-charge_test.py" in args
+    assert not [a for a in args if "odd" in a or a.startswith("name.py")], args
+    assert "left out of the pytest arguments, its name holds a control character: " \
+        '"tests/test_odd\\nname.py"' in out.stderr
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                         cwd=shop.path, env=clean_env(), capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{len(args)} passed" in run.stdout and "test_odd" not in run.stdout, run.stdout
+    hits = graphiq("search", "test_odd", cwd=shop.path).stdout.splitlines()
+    assert '"tests/test_odd\\nname.py":4  test_odd  [function]' in hits, hits
+    explained = graphiq("search", "test_odd", "--explain", cwd=shop.path).stdout
+    assert '[function]  "tests/test_odd\\nname.py":4  score ' in explained, explained
+
+
 def test_a_changed_test_file_is_affected_by_its_own_change(shop: Repo) -> None:
     """test_shipping reaches nothing the branch changed; editing it puts it in, whole."""
     assert "test_shipping" not in affected(shop).stdout
