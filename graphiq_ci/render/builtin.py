@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from graphiq_ci.context.model import ContextFile
+from graphiq_ci.paths import one_line
 from graphiq_ci.render.safe import code_block, escape_md_inline
 
 _BACKTICKS = re.compile(r"`+")
@@ -77,9 +78,9 @@ def _branch_change(v: dict[str, Any]) -> str:
 def prompt(v: dict[str, Any]) -> str:
     """templates/prompt.md.j2."""
     out = [f"# Task\n\n{v['task']}{_branch_change(v)}\n\n# Relevant code\n\nFiles most likely "
-           f"involved, best first: {_join((f.path for f in v['top_files']), ', ')}.\n"]
-    out += [f"\n\n## {sn.file} (lines {sn.ranges})\n\n{code_block(sn.code, sn.language)}"
-            for sn in v["snippets"]]
+           f"involved, best first: {_join((one_line(f.path) for f in v['top_files']), ', ')}.\n"]
+    out += [f"\n\n## {one_line(sn.file)} (lines {sn.ranges})\n\n"
+            f"{code_block(sn.code, sn.language)}" for sn in v["snippets"]]
     out.append("\n")
     return "".join(out)
 

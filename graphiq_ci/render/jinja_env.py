@@ -18,6 +18,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 
 from graphiq_ci.errors import GraphiqError
+from graphiq_ci.paths import one_line
 from graphiq_ci.render.builtin import code_span, why
 from graphiq_ci.render.safe import code_block, escape_md_inline
 
@@ -72,6 +73,7 @@ def _environment(search_path: str | None = None) -> SandboxedEnvironment:
     env.filters["inline"] = escape_md_inline
     env.filters["codeblock"] = lambda text, language="": code_block(text, language)
     env.filters["why"] = why
+    env.filters["line"] = one_line
     return env
 
 
