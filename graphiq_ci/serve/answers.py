@@ -26,7 +26,7 @@ from graphiq_ci.context.relations import Place, find_symbols, place, relations
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.index.run import current_head
-from graphiq_ci.paths import repo_relative
+from graphiq_ci.paths import one_line, repo_relative
 from graphiq_ci.render import Rendered, render_text
 from graphiq_ci.render.affected import affected_text
 from graphiq_ci.render.safe import code_block
@@ -117,7 +117,7 @@ def search(ws: Workspace, query: str, top: int) -> Answer:
     hits = [S.SearchHit(qualified=h.qualified, kind=h.kind, file=h.path, line=h.line,
                         end_line=h.end_line, score=round(h.score, 4), why=_why(h))
             for h in result.hits]
-    lines = [f"{n}. `{h.qualified}` ({h.kind}) at `{h.file}:{h.line}`: {h.why}"
+    lines = [f"{n}. `{h.qualified}` ({h.kind}) at `{one_line(h.file)}:{h.line}`: {h.why}"
              for n, h in enumerate(hits, 1)]
     text = "\n".join(lines) if lines else f"Nothing found for {query.strip()!r}."
     return Answer(text + "\n", S.SearchAnswer(query=query, family=result.query.family.value,
@@ -155,13 +155,13 @@ def symbol(ws: Workspace, name_or_id: str, max_tokens: int | None) -> Answer:
     others = [place(g, i) for i in found[1:10]]
     language = languages_of(ws.store, [rel.symbol.file]).get(rel.symbol.file, "")
     parts = [f"### `{rel.symbol.qualified}` ({rel.symbol.kind}) at "
-             f"`{rel.symbol.file}:{rel.symbol.line}-{rel.symbol.end_line}`",
+             f"`{one_line(rel.symbol.file)}:{rel.symbol.line}-{rel.symbol.end_line}`",
              code_block(code, language)]
     for title, items in (("Callers", rel.callers), ("Calls", rel.callees),
                          ("Tests", rel.tests), ("Other definitions with this name", others)):
         if items:
             parts.append(f"**{title}**\n" + "\n".join(
-                f"- `{p.qualified}` at `{p.file}:{p.at or p.line}`" for p in items))
+                f"- `{p.qualified}` at `{one_line(p.file)}:{p.at or p.line}`" for p in items))
     return Answer("\n\n".join(parts) + "\n", S.SymbolAnswer(
         symbol=_location(rel.symbol), code=code, shortened=shortened,
         callers=[_use(p) for p in rel.callers], callees=[_location(p) for p in rel.callees],
@@ -217,7 +217,8 @@ def files(ws: Workspace, query: str | None, top: int) -> Answer:
     """Ranked files for `query`; with no query on a branch, the PR's files."""
     ctx = _build(ws, _text(query or "", "query", required=False), None)
     ranked = [_ranked_file(f) for f in ctx.files[:top]]
-    text = "\n".join(f"{n}. `{f.path}`: {'; '.join(f.why)}" for n, f in enumerate(ranked, 1))
+    text = "\n".join(f"{n}. `{one_line(f.path)}`: {'; '.join(f.why)}"
+                     for n, f in enumerate(ranked, 1))
     return Answer(text + "\n", S.FilesAnswer(files=ranked))
 
 
