@@ -54,6 +54,7 @@ def _context(a: argparse.Namespace) -> int:
     from graphiq_ci.context import Options, build_context, nothing_found
     from graphiq_ci.context.workspace import Workspace
     from graphiq_ci.index import find_root
+    from graphiq_ci.paths import one_line
     from graphiq_ci.render.output import render_json, render_text
 
     def run() -> str:
@@ -84,7 +85,8 @@ def _context(a: argparse.Namespace) -> int:
         out = render_text(ctx, view, max_tokens=budget, change_room=change_room,
                           template=a.template, with_diagram=a.diagram).text
         if a.explain:
-            out += "\n" + "\n".join(f"- {f.path}: {', '.join(f.reasons)}" for f in ctx.files)
+            out += "\n" + "\n".join(f"- {one_line(f.path)}: {', '.join(f.reasons)}"
+                                      for f in ctx.files)
         return out
 
     try:
