@@ -70,8 +70,9 @@ def pytest_args(found: Affected) -> str:
     A file at the top whose name starts with `-` is given as `./-…`, or pytest would read an
     option; a file whose name holds a line break cannot be one line: `unpassable` names it."""
     args: list[str] = []
+    left_out = set(unpassable(found))
     for f in found.files:
-        if f.path in unpassable(found):
+        if f.path in left_out:
             continue
         ids = [t.case_id for t in f.cases if t.case_id]
         args += [f.path] if f.changed or not ids else ids
