@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -80,6 +81,28 @@ def stem_probe(stems: frozenset[str]) -> re.Pattern[str]:
     return re.compile("|".join(map(re.escape, probes)) if probes else r"(?!)")
 
 
-def terms(text: str) -> list[str]:
-    """Meaningful query terms: identifier parts minus stopwords and 1-letter noise, in order."""
-    return [t for t in tokens(text) if len(t) > 1 and t not in STOPWORDS and not t.isdigit()]
+def terms(text: str, keep: AbstractSet[str] = frozenset()) -> list[str]:
+    """Meaningful query terms: identifier parts minus stopwords (but those in `keep`) and
+    1-letter noise, in order."""
+    return [t for t in tokens(text)
+            if len(t) > 1 and (t not in STOPWORDS or t in keep) and not t.isdigit()]
+
+
+#: a name written as code on its own: alone in backticks (`close`, `Session.close()`) or
+#: called without arguments (add(), x.get())
+_NAME = r"(?:[^\W\d]|\$)[\w$]*(?:(?:\.|::|#)(?:[^\W\d]|\$)[\w$]*)*"
+_WRITTEN_AS_CODE = re.compile(rf"`[.:#]*({_NAME})(?:\(\s*\))?`|(?<![\w$.:#`])({_NAME})\(\)")
+_SCOPE = re.compile(r"\.|::|#")
+
+
+def written_as_code(text: str) -> frozenset[str]:
+    """The names `text` writes as code on their own, and the members of a qualified one
+    (`Session.close` → `close`; not the `org` of `org.jspecify`, a package or receiver). Such a
+    name is one even when it is a common word: "`close()` leaks the socket" asks about
+    `close`, which as prose would be a stopword (`new Builder()` in backticks is no lone name:
+    its `new` is a keyword)."""
+    out: set[str] = set()
+    for a, b in _WRITTEN_AS_CODE.findall(text):
+        parts = _SCOPE.split(a or b)
+        out.update(parts[1:] or parts)
+    return frozenset(out)

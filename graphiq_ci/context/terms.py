@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from graphiq_ci.text import STOPWORDS, split_identifier
+from graphiq_ci.text import STOPWORDS, split_identifier, written_as_code
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _URL = re.compile(r"https?://\S+|www\.\S+")
@@ -66,11 +66,13 @@ def extract_terms(text: str) -> TaskTerms:
     fenced = [m for block in _FENCE.findall(cleaned) for m in _IDENT.findall(block)]
     inline = [s.strip() for s in _CODE_SPAN.findall(cleaned)]
     paths = list(dict.fromkeys(p.strip("./") for p in _PATH.findall(cleaned)))
+    as_code = written_as_code(cleaned)  # `close()`: a name, although a common word
     symbols: list[str] = []
     for span in fenced + inline:
         for ident in _IDENT.findall(span):
             ident = ident.rstrip(".")
-            if len(ident) > 1 and ident.lower() not in STOPWORDS and not _PATH.fullmatch(ident):
+            if len(ident) > 1 and (ident.lower() not in STOPWORDS or ident in as_code) \
+                    and not _PATH.fullmatch(ident):
                 symbols.append(ident)
     # a `Handler` in backticks is a name even though it looks like prose
     marked = {ident.rstrip(".") for span in inline for ident in _IDENT.findall(span)}
@@ -86,7 +88,10 @@ def extract_terms(text: str) -> TaskTerms:
         elif _capitalised_glue(prose, found.start(), ident):
             symbols.append(ident)
             marked.add(ident)
-        elif len(ident) > 2 and ident.lower() not in STOPWORDS:
+        elif ident.lower() in STOPWORDS:
+            if ident in as_code and len(ident) > 1:  # add(): a common word called is a name
+                symbols.append(ident)
+        elif len(ident) > 2:
             words.append(ident.lower())
     # scoped names also contribute their leaf (`Session.request` → `request`)
     leaves = [re.split(r"\.|::|#", s)[-1] for s in symbols if re.search(r"\.|::|#", s)]

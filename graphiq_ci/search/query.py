@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from graphiq_ci.search.families import classify
 from graphiq_ci.search.weights import POLICIES, Family, Policy
-from graphiq_ci.text import split_identifier, stem, terms
+from graphiq_ci.text import split_identifier, stem, terms, written_as_code
 
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|\d+\.\d+|\d{2,})(?![\w.])")
 _QUOTED = re.compile(r"[\"'`]([^\"'`\n]{4,80})[\"'`]")
@@ -43,7 +43,7 @@ def _title(text: str) -> str:
 
 def parse_query(text: str, family: Family | None = None) -> Query:
     fam = family or classify(text)
-    words = list(dict.fromkeys(terms(text)))
+    words = list(dict.fromkeys(terms(text, {w.lower() for w in written_as_code(text)})))
     if not words:  # a query of only stopwords or a bare identifier part: keep what is there
         words = list(dict.fromkeys(p for w in text.split() for p in split_identifier(w)))
     stems = list(dict.fromkeys(stem(w) for w in words))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+
 from graphiq_ci.context.terms import clean_markdown, extract_terms
+from graphiq_ci.search.query import parse_query
+from tests.context.conftest import run_cli
 
 
 def test_code_spans_and_dotted_names() -> None:
@@ -107,3 +113,50 @@ def test_a_glue_word_capitalised_inside_a_sentence_is_a_name() -> None:
     # at a sentence's start it is still prose, and lower-case it is still a glue word
     t = extract_terms("And now the parser. Or the lexer; or both")
     assert t.symbols == ()
+
+
+def test_a_common_word_written_as_code_is_a_name() -> None:
+    """`close`, `get`, `add` are stopwords as prose ("close the issue", "add support"); in
+    backticks on their own, or called, the author names code."""
+    t = extract_terms("why does `close()` leak the connection")
+    assert t.symbols == ("close",)
+    assert parse_query(t.text).terms == ("close", "leak", "connection")
+    assert extract_terms("sum two values with add()").symbols == ("add",)
+    assert extract_terms("the `.get` helper").symbols == ("get",)
+    # a member of a qualified name is searched for too; its package or receiver is not
+    assert parse_query("Fix `Session.close`").terms == ("session", "close")
+    assert "org" not in parse_query("Migrate from `org.jspecify.nullness`").terms
+    # prose stays prose, and a keyword inside a longer span is no name
+    assert extract_terms("close the connection, then add a retry").symbols == ()
+    assert "new" not in extract_terms("call `new Builder(this)` there").symbols
+    assert extract_terms("fix(sse): add retry").symbols == ()
+
+
+def test_a_task_naming_a_common_word_as_code_finds_that_definition(
+        make_repo: Callable[[dict[str, str]], Path]) -> None:
+    """The real CLI on a git repo: the task's other words point at the connection module, the
+    name it writes as code at the pool's `close`, which must be found and shown."""
+    repo = make_repo({
+        "pool.py": "class Pool:\n    def close(self):\n        for c in self.idle:\n"
+                   "            c.release()\n\n    def size(self):\n        return 3\n",
+        "connection.py": "class Connection:\n    def leak_warning(self):\n"
+                         "        '''Warn when a connection may leak.'''\n"
+                         "        return 'connection leak'\n",
+    })
+    out = run_cli("context", "why does `close()` leak the connection", "--repo", str(repo),
+                  "--format", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    named = {s["qualified"]: s["reasons"] for s in doc["symbols"]}
+    assert "named in the task: close" in named["Pool.close"]
+    assert "def close(self):" in run_cli("context", "why does `close()` leak the connection",
+                                         "--repo", str(repo)).stdout
+    # a task whose only name is a common word called: found, not "nothing relevant found"
+    out = run_cli("context", "sum two values with add()", "--repo", str(repo), "--format",
+                  "json")
+    assert out.returncode == 1  # this repository has no `add`
+    (repo / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    out = run_cli("context", "sum two values with add()", "--repo", str(repo), "--format",
+                  "json")
+    assert out.returncode == 0, out.stderr
+    assert [s["name"] for s in json.loads(out.stdout)["symbols"]] == ["add"]
