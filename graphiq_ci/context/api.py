@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.git_signals import git_boosts
 from graphiq_ci.context.model import Context
+from graphiq_ci.context.terms import common_words_as_code
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.search.weights import FEATURES
@@ -119,7 +120,16 @@ def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
         assert branch is not None
         ctx = pr_context(store, g, root, task, branch, opts, weights)
     else:
-        ctx = assemble(store, g, root, task, opts, git_boosts(store, weights, branch))
+        boosts = git_boosts(store, weights, branch)
+        ctx = assemble(store, g, root, task, opts, boosts)
+        as_names = common_words_as_code(task)
+        if not (ctx.files or ctx.symbols) and as_names != task:
+            # "the add function": its one name is a word prose is searched without
+            ctx = assemble(store, g, root, as_names, opts, boosts)
+            ctx.query = task
+            if ctx.files or ctx.symbols:
+                ctx.notes.append("nothing matched the task's other words: its common words "
+                                 "were searched as names")
     ctx.notes = notes + ctx.notes
     ctx.stats.update(mode="pr" if pr_mode else "task", index_seconds=round(index_s, 3),
                      seconds=round(time.perf_counter() - t0, 3))

@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from graphiq_ci.context.terms import clean_markdown, extract_terms
+from graphiq_ci.context.terms import clean_markdown, common_words_as_code, extract_terms
 from graphiq_ci.search.query import parse_query
+from tests.conftest import git
 from tests.context.conftest import run_cli
 
 
@@ -130,6 +131,10 @@ def test_a_common_word_written_as_code_is_a_name() -> None:
     assert extract_terms("close the connection, then add a retry").symbols == ()
     assert "new" not in extract_terms("call `new Builder(this)` there").symbols
     assert extract_terms("fix(sse): add retry").symbols == ()
+    # what a task is searched as when nothing matched: its common names as code
+    assert common_words_as_code("the add function, fix(x): get()") == \
+        "the `add` function, fix(x): get()"
+    assert extract_terms(common_words_as_code("the add function")).symbols == ("add",)
 
 
 def test_a_task_naming_a_common_word_as_code_finds_that_definition(
@@ -160,3 +165,13 @@ def test_a_task_naming_a_common_word_as_code_finds_that_definition(
                   "json")
     assert out.returncode == 0, out.stderr
     assert [s["name"] for s in json.loads(out.stdout)["symbols"]] == ["add"]
+    # in prose the word is searched as a name only when the task's other words find nothing
+    # (committed: an uncommitted file is found for being changed on the branch)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "calc")
+    out = run_cli("context", "the add function", "--repo", str(repo))
+    assert out.returncode == 0, out.stderr
+    assert "def add(a, b):" in out.stdout
+    assert "its common words were searched as names" in out.stderr
+    out = run_cli("context", "add a retry to the pool", "--repo", str(repo), "--format", "json")
+    assert "add" not in {s["name"] for s in json.loads(out.stdout)["symbols"]}
