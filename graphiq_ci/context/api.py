@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 from graphiq_ci.context.builder import Options, assemble
 from graphiq_ci.context.git_signals import git_boosts
 from graphiq_ci.context.model import Context
-from graphiq_ci.context.terms import common_words_as_code
 from graphiq_ci.context.workspace import Workspace
 from graphiq_ci.errors import GraphiqError
 from graphiq_ci.search.weights import FEATURES
+from graphiq_ci.text import common_words_as_code
 from graphiq_ci.vcs import BranchDiff, trunk_and_changes
 
 MAX_TASK_CHARS = 20_000

@@ -101,19 +101,6 @@ def extract_terms(text: str) -> TaskTerms:
                      _scope(cleaned))
 
 
-#: stopwords that are also common names of code (`add`, `get`, `close`, `update`): searched
-#: for only when written as code, or when the task's other words found nothing
-_NAMEABLE = frozenset("add allow change close ensure fix get issue let make need new remove "
-                      "resolve set support update use want work".split())
-_NAMEABLE_WORD = re.compile(r"(?<![\w`.])(" + "|".join(sorted(_NAMEABLE)) + r")(?![\w`(])", re.I)
-
-
-def common_words_as_code(text: str) -> str:
-    """`text` with its common words that name code written as code: "the add function" ->
-    "the `add` function". What a task is searched as when nothing matched its other words."""
-    return _NAMEABLE_WORD.sub(r"`\1`", text)
-
-
 #: `scope: …`, `type(scope): …`, or a path as the scope: `ignore/types: …`, `net/http: …`
 #: (Go's and many Rust projects' convention), whose every word must then be in the path
 _TITLE_SCOPE = re.compile(r"\s*([A-Za-z][\w./-]*)(?:\(([^)\n]+)\))?!?:\s")

@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from graphiq_ci.context.terms import clean_markdown, common_words_as_code, extract_terms
+from graphiq_ci.context.terms import clean_markdown, extract_terms
 from graphiq_ci.search.query import parse_query
+from graphiq_ci.text import common_words_as_code
 from tests.conftest import git
 from tests.context.conftest import run_cli
 
@@ -173,5 +174,7 @@ def test_a_task_naming_a_common_word_as_code_finds_that_definition(
     assert out.returncode == 0, out.stderr
     assert "def add(a, b):" in out.stdout
     assert "its common words were searched as names" in out.stderr
+    out = run_cli("search", "the add function", "--repo", str(repo))
+    assert (out.returncode, out.stdout) == (0, "calc.py:1  add  [function]\n"), out.stderr
     out = run_cli("context", "add a retry to the pool", "--repo", str(repo), "--format", "json")
     assert "add" not in {s["name"] for s in json.loads(out.stdout)["symbols"]}
