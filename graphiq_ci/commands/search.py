@@ -46,23 +46,17 @@ def _search(a: argparse.Namespace) -> int:
     from graphiq_ci.errors import GraphiqError
     from graphiq_ci.paths import one_line
     from graphiq_ci.search import search
-    from graphiq_ci.text import common_words_as_code
 
     def run() -> SearchResult:
         if not a.query.strip():
             raise GraphiqError("the query is empty: pass a symbol, a path, an error or a "
                                "description")
-        result = search(a.repo, a.query, a.top)
-        as_names = common_words_as_code(a.query)
-        if not result.hits and as_names != a.query:  # "the add function": see context's
-            retried = search(a.repo, as_names, a.top)
-            if retried.hits:
-                echo("graphiq-ci: nothing matched the query's other words: its common words "
-                     "were searched as names", err=True)
-                return retried
-        return result
+        return search(a.repo, a.query, a.top)
 
     result = guarded(run)
+    if result.as_names:
+        echo("graphiq-ci: nothing matched the query's other words: its common words were "
+             "searched as names", err=True)
     if a.as_json:
         import json
 

@@ -13,6 +13,7 @@ from graphiq_ci.search.seeds import Seeds, collect
 from graphiq_ci.search.walk import walk
 from graphiq_ci.search.weights import FEATURES, Family
 from graphiq_ci.store import Store
+from graphiq_ci.text import common_words_as_code
 
 LOCK_BONUS = 1_000_000.0
 
@@ -37,6 +38,8 @@ class SearchResult(NamedTuple):
 
     query: Query
     hits: list[Hit]
+    #: nothing matched the query's other words, so its common words were searched as names
+    as_names: bool = False
 
 
 def _confidence_lock(scored: list[Scored], seeds: Seeds, g: GraphIndex, q: Query) -> None:
@@ -121,6 +124,17 @@ def rank(store: Store, g: GraphIndex, text: str, *, top: int = 10,
     return SearchResult(q, hits)
 
 
+def rank_or_names(store: Store, g: GraphIndex, text: str, *, top: int = 10) -> SearchResult:
+    """`rank`, and when that finds nothing, `rank` of the text with its common words written as
+    code: "the add function" is about `add`, a word a query's prose is searched without."""
+    result = rank(store, g, text, top=top)
+    as_names = common_words_as_code(text)
+    if result.hits or as_names == text:
+        return result
+    retried = rank(store, g, as_names, top=top)
+    return retried._replace(as_names=True) if retried.hits else result
+
+
 def search(root: Path, text: str, top: int = 10, *, refresh: bool = True) -> SearchResult:
     """Index what is stale (unless `refresh` is off), then rank. Opens and closes the store."""
     from graphiq_ci.index import find_root, run_index
@@ -131,6 +145,6 @@ def search(root: Path, text: str, top: int = 10, *, refresh: bool = True) -> Sea
     try:
         if refresh:
             run_index(root, store=store)
-        return rank(store, load_graph(store, root), text, top=top)
+        return rank_or_names(store, load_graph(store, root), text, top=top)
     finally:
         store.close()

@@ -31,7 +31,7 @@ from graphiq_ci.render import Rendered, render_text
 from graphiq_ci.render.affected import affected_text
 from graphiq_ci.render.safe import code_block
 from graphiq_ci.render.tokens import count_tokens
-from graphiq_ci.search import Hit, rank
+from graphiq_ci.search import Hit, rank_or_names
 from graphiq_ci.serve import schemas as S
 from graphiq_ci.store.stats import index_stats
 
@@ -113,13 +113,16 @@ def _why(hit: Hit) -> str:
 
 
 def search(ws: Workspace, query: str, top: int) -> Answer:
-    result = rank(ws.store, ws.graph(), _text(query, "query"), top=top)
+    result = rank_or_names(ws.store, ws.graph(), _text(query, "query"), top=top)
     hits = [S.SearchHit(qualified=h.qualified, kind=h.kind, file=h.path, line=h.line,
                         end_line=h.end_line, score=round(h.score, 4), why=_why(h))
             for h in result.hits]
     lines = [f"{n}. `{h.qualified}` ({h.kind}) at `{one_line(h.file)}:{h.line}`: {h.why}"
              for n, h in enumerate(hits, 1)]
     text = "\n".join(lines) if lines else f"Nothing found for {query.strip()!r}."
+    if result.as_names:  # "the add function": say why `add` was searched for
+        text = ("Nothing matched the query's other words: its common words were searched "
+                f"as names.\n\n{text}")
     return Answer(text + "\n", S.SearchAnswer(query=query, family=result.query.family.value,
                                               results=hits))
 

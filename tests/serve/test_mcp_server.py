@@ -243,6 +243,25 @@ def test_a_directory_outside_git_serves_search_and_refuses_impact(tmp_path: Path
     run(scenario)
 
 
+def test_a_query_whose_one_name_is_a_common_word_finds_it(tmp_path: Path) -> None:
+    """"the add function": `add` is a word a query's prose is searched without; when nothing
+    else matches, the tools search it as a name and say so."""
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "maths.py").write_text("def add(a, b):\n    return a + b\n")
+
+    async def scenario() -> None:
+        async with session(plain) as s:
+            found = await s.ok("search", query="the add function")
+            assert [h["qualified"] for h in found.data["results"]] == ["add"]
+            assert found.text.startswith("Nothing matched the query's other words"), found.text
+            assert "def add(a, b):" in (await s.ok("context", task="the add function")).text
+            missing = await s.ok("search", query="the multiply function")
+            assert missing.data["results"] == [], missing.text
+
+    run(scenario)
+
+
 def test_a_damaged_index_is_set_aside_and_rebuilt_while_serving(shop: Repo) -> None:
     db = shop.path / ".graphiq" / "graphiq.db"
 
