@@ -122,8 +122,7 @@ def _build(ws: Workspace, task: str, options: Options | None, diff: bool,
     else:
         boosts = git_boosts(store, weights, branch)
         ctx = assemble(store, g, root, task, opts, boosts)
-        as_names = common_words_as_code(task)
-        if not (ctx.files or ctx.symbols) and as_names != task:
+        if not (ctx.files or ctx.symbols) and (as_names := common_words_as_code(task)) != task:
             # "the add function": its one name is a word prose is searched without
             ctx = assemble(store, g, root, as_names, opts, boosts)
             ctx.query = task

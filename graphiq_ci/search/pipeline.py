@@ -128,8 +128,7 @@ def rank_or_names(store: Store, g: GraphIndex, text: str, *, top: int = 10) -> S
     """`rank`, and when that finds nothing, `rank` of the text with its common words written as
     code: "the add function" is about `add`, a word a query's prose is searched without."""
     result = rank(store, g, text, top=top)
-    as_names = common_words_as_code(text)
-    if result.hits or as_names == text:
+    if result.hits or (as_names := common_words_as_code(text)) == text:
         return result
     retried = rank(store, g, as_names, top=top)
     return retried._replace(as_names=True) if retried.hits else result
